@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -81,7 +82,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 // 2 usage error, 130 interrupted, 1 anything else.
 func (m *Main) Exit(err error) int {
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
 		if msg := err.Error(); msg != errUsage.Error() {
