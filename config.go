@@ -1,0 +1,533 @@
+package crawl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is everything a crawl can be told. DefaultConfig returns the defaults;
+// ParseConfig reads a YAML file over them; Validate checks the result. Every key is
+// documented, with its unit and default, in config.example.yaml at the module root.
+type Config struct {
+	// UserAgent is sent with every request. It must start with a product token (letters,
+	// '_' and '-'); robots.txt groups are matched against that token. It should carry a
+	// contact URL.
+	UserAgent string `yaml:"user_agent"`
+	// DataDir holds everything the crawl knows: frontier.db, warc/, pages.jsonl, crawl.log.
+	DataDir string `yaml:"data_dir"`
+	// Workers is the number of fetches in flight at once, over all hosts.
+	Workers int `yaml:"workers"`
+	// Seeds are the URLs the crawl starts from.
+	Seeds []string `yaml:"seeds"`
+	// SeedsFile names a file of seed URLs, one a line ('#' starts a comment).
+	SeedsFile string `yaml:"seeds_file"`
+
+	Scope      ScopeConfig      `yaml:"scope"`
+	Politeness PolitenessConfig `yaml:"politeness"`
+	Fetch      FetchConfig      `yaml:"fetch"`
+	Network    NetworkConfig    `yaml:"network"`
+	Robots     RobotsConfig     `yaml:"robots"`
+	Sitemaps   SitemapsConfig   `yaml:"sitemaps"`
+	URL        URLConfig        `yaml:"url"`
+	Storage    StorageConfig    `yaml:"storage"`
+
+	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics.
+	MetricsAddr string `yaml:"metrics_addr"`
+	// LogLevel is the level of crawl.log and stderr logs: debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
+
+	// lines maps key paths to their line in the file ParseConfig read, for errors.
+	lines map[string]int
+}
+
+// ScopeConfig keeps the crawl where its user wants it and out of traps.
+type ScopeConfig struct {
+	// Mode is host (only the seeds' hosts), domain (the seeds' registered domains),
+	// prefix (URLs under Prefixes, or under the seeds when Prefixes is empty) or any.
+	Mode     string   `yaml:"mode"`
+	Prefixes []string `yaml:"prefixes"`
+	// Include and Exclude are regular expressions over the canonical URL. When Include
+	// is not empty a URL must match one of them; a URL matching any Exclude is refused.
+	Include []string `yaml:"include"`
+	Exclude []string `yaml:"exclude"`
+	// MaxDepth is the number of links followed from a seed; 0 means unlimited.
+	MaxDepth int `yaml:"max_depth"`
+	// MaxPagesPerHost and MaxPages cap the URLs queued per host and in all; 0 = unlimited.
+	MaxPagesPerHost int `yaml:"max_pages_per_host"`
+	MaxPages        int `yaml:"max_pages"`
+	// Trap defences: 0 turns one off.
+	MaxURLLength        int  `yaml:"max_url_length"`
+	MaxPathSegments     int  `yaml:"max_path_segments"`
+	MaxRepeatedSegments int  `yaml:"max_repeated_segments"`
+	MaxQueryParams      int  `yaml:"max_query_params"`
+	CalendarTrap        bool `yaml:"calendar_trap"`
+	// FollowNofollow follows links marked rel="nofollow" (never those of a page whose
+	// meta robots or X-Robots-Tag says nofollow).
+	FollowNofollow bool `yaml:"follow_nofollow"`
+}
+
+// PolitenessConfig sets how often one host is fetched.
+type PolitenessConfig struct {
+	// MinDelay is the least time between two requests to one host. robots.txt
+	// Crawl-delay and Request-rate can only make it longer.
+	MinDelay Duration `yaml:"min_delay"`
+	// MaxDelay is the longest Crawl-delay honoured by waiting; a host asking for more is
+	// deferred and reported, never fetched faster than it asked.
+	MaxDelay Duration `yaml:"max_delay"`
+	// PerHost is the number of requests in flight at once to one host.
+	PerHost int `yaml:"per_host"`
+	// AdaptiveFactor k makes the delay at least k times the host's last response time;
+	// 0 turns it off.
+	AdaptiveFactor float64 `yaml:"adaptive_factor"`
+	// BackoffBase and BackoffMax bound the exponential backoff after 5xx answers,
+	// timeouts and connection errors.
+	BackoffBase Duration `yaml:"backoff_base"`
+	BackoffMax  Duration `yaml:"backoff_max"`
+	// GroupByIP makes host names that resolve to one IP address share one budget.
+	GroupByIP bool `yaml:"group_by_ip"`
+}
+
+// FetchConfig bounds every HTTP request.
+type FetchConfig struct {
+	Timeout       Duration `yaml:"timeout"`
+	DialTimeout   Duration `yaml:"dial_timeout"`
+	TLSTimeout    Duration `yaml:"tls_timeout"`
+	HeaderTimeout Duration `yaml:"header_timeout"`
+	// MaxBodySize is the most body bytes kept from one response (as received); the
+	// rest is cut and the record marked truncated. A size such as 10MiB or 500KB.
+	MaxBodySize ByteSize `yaml:"max_body_size"`
+	// AcceptTypes lists the content types whose bodies are downloaded; empty = all.
+	AcceptTypes []string `yaml:"accept_types"`
+	// MaxAttempts is how often a URL is tried after temporary errors before it fails.
+	MaxAttempts int `yaml:"max_attempts"`
+	// MaxRedirects is how many redirect hops are followed from one URL.
+	MaxRedirects int `yaml:"max_redirects"`
+}
+
+// NetworkConfig says which addresses may be reached.
+type NetworkConfig struct {
+	// AllowPrivate permits loopback, private, link-local and other non-public addresses
+	// (intranet crawls and tests). Off by default.
+	AllowPrivate bool `yaml:"allow_private"`
+	// Resolve maps "host:port" to "ip:port", like curl --resolve.
+	Resolve map[string]string `yaml:"resolve"`
+}
+
+// RobotsConfig sets how robots.txt is fetched and cached (RFC 9309 §2.3–2.4).
+type RobotsConfig struct {
+	// UnreachableAttempts is how many times an unreachable robots.txt (5xx, 429,
+	// network error) is tried before the host's URLs are set aside for this run.
+	UnreachableAttempts int `yaml:"unreachable_attempts"`
+	// UnreachableRetry is the wait before the second try; it doubles each time.
+	UnreachableRetry Duration `yaml:"unreachable_retry"`
+	// MaxAge is how long a fetched robots.txt is used (at most 24h per RFC 9309).
+	MaxAge Duration `yaml:"max_age"`
+}
+
+// SitemapsConfig sets where sitemap URLs come from.
+type SitemapsConfig struct {
+	// FromRobots fetches the sitemaps robots.txt lists.
+	FromRobots bool `yaml:"from_robots"`
+	// Guess fetches /sitemap.xml when robots.txt lists none.
+	Guess bool `yaml:"guess"`
+}
+
+// URLConfig sets the canonical form URLs are deduplicated under.
+type URLConfig struct {
+	// StripParams lists query parameters removed from every URL; a trailing * matches a
+	// prefix (utm_*). Case-insensitive.
+	StripParams []string `yaml:"strip_params"`
+	// SortQuery sorts query parameters, so ?b=1&a=2 and ?a=2&b=1 are one URL.
+	SortQuery bool `yaml:"sort_query"`
+}
+
+// StorageConfig sets what a crawl writes.
+type StorageConfig struct {
+	// WARCPrefix starts every WARC file name: PREFIX-TIMESTAMP-SERIAL.warc.gz.
+	WARCPrefix string `yaml:"warc_prefix"`
+	// WARCMaxSize rotates WARC files at about this size.
+	WARCMaxSize ByteSize `yaml:"warc_max_size"`
+	// Text adds each page's main visible text to pages.jsonl.
+	Text bool `yaml:"text"`
+	// Operator names who runs the crawl, for the warcinfo record.
+	Operator string `yaml:"operator"`
+}
+
+// DefaultUserAgent is the User-Agent sent when the configuration names none.
+const DefaultUserAgent = "politecrawl/0.1 (+https://github.com/politecrawl/crawl)"
+
+// DefaultStripParams are the query parameters removed by default: tracking and session
+// identifiers that make one page look like many.
+var DefaultStripParams = []string{"utm_*", "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid*"}
+
+// DefaultConfig returns the configuration a crawl uses when told nothing.
+func DefaultConfig() Config {
+	return Config{
+		UserAgent: DefaultUserAgent,
+		DataDir:   "crawl-data",
+		Workers:   64,
+		Scope: ScopeConfig{
+			Mode:                "host",
+			MaxURLLength:        2048,
+			MaxPathSegments:     32,
+			MaxRepeatedSegments: 3,
+			MaxQueryParams:      16,
+			CalendarTrap:        true,
+		},
+		Politeness: PolitenessConfig{
+			MinDelay:       Duration(time.Second),
+			MaxDelay:       Duration(60 * time.Second),
+			PerHost:        1,
+			AdaptiveFactor: 1,
+			BackoffBase:    Duration(5 * time.Second),
+			BackoffMax:     Duration(10 * time.Minute),
+		},
+		Fetch: FetchConfig{
+			Timeout:       Duration(60 * time.Second),
+			DialTimeout:   Duration(10 * time.Second),
+			TLSTimeout:    Duration(10 * time.Second),
+			HeaderTimeout: Duration(30 * time.Second),
+			MaxBodySize:   10 << 20,
+			MaxAttempts:   3,
+			MaxRedirects:  5,
+		},
+		Robots: RobotsConfig{
+			UnreachableAttempts: 3,
+			UnreachableRetry:    Duration(time.Minute),
+			MaxAge:              Duration(24 * time.Hour),
+		},
+		Sitemaps: SitemapsConfig{FromRobots: true},
+		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
+		Storage: StorageConfig{
+			WARCPrefix:  "crawl",
+			WARCMaxSize: 1 << 30,
+		},
+		LogLevel: "info",
+	}
+}
+
+// ConfigError is a configuration value that cannot be used.
+type ConfigError struct {
+	Field string // the YAML key path, such as "politeness.min_delay"
+	Value string // the value given, as text
+	Line  int    // the line in the configuration file, 0 when unknown (flags, defaults)
+	Err   error
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("config: ")
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	b.WriteString(e.Field)
+	if e.Value != "" {
+		fmt.Fprintf(&b, " %q", e.Value)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// maxConfigSize bounds the configuration file read by ParseConfig.
+const maxConfigSize = 4 << 20
+
+// ParseConfig reads a YAML configuration over DefaultConfig. Decoding is strict: an
+// unknown key, a value of the wrong type or a second document is an error naming its line.
+// The result is not validated; call Validate.
+func ParseConfig(r io.Reader) (Config, error) {
+	cfg := DefaultConfig()
+	data, err := io.ReadAll(io.LimitReader(r, maxConfigSize+1))
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	if len(data) > maxConfigSize {
+		return cfg, fmt.Errorf("config: file larger than %d bytes", maxConfigSize)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		if errors.Is(err, io.EOF) {
+			return cfg, nil // an empty file means the defaults
+		}
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return cfg, errors.New("config: more than one YAML document")
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err == nil {
+		cfg.lines = map[string]int{}
+		indexLines(&root, "", cfg.lines)
+	}
+	return cfg, nil
+}
+
+// indexLines records the line of every key path in a YAML tree, so Validate can say
+// where a bad value came from.
+func indexLines(n *yaml.Node, prefix string, lines map[string]int) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			indexLines(c, prefix, lines)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			if prefix != "" {
+				key = prefix + "." + key
+			}
+			lines[key] = n.Content[i].Line
+			indexLines(n.Content[i+1], key, lines)
+		}
+	}
+}
+
+// Validate checks every value and returns the first problem as a *ConfigError.
+func (c *Config) Validate() error {
+	bad := func(field string, value any, format string, args ...any) error {
+		return &ConfigError{Field: field, Value: fmt.Sprint(value), Line: c.lines[field], Err: fmt.Errorf(format, args...)}
+	}
+	if err := validateUserAgent(c.UserAgent); err != nil {
+		return bad("user_agent", c.UserAgent, "%v", err)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return bad("data_dir", c.DataDir, "must name a directory")
+	}
+	if c.Workers < 1 || c.Workers > 10000 {
+		return bad("workers", c.Workers, "must be between 1 and 10000")
+	}
+	for i, s := range c.Seeds {
+		if err := validateSeed(s); err != nil {
+			return bad(fmt.Sprintf("seeds[%d]", i), s, "%v", err)
+		}
+	}
+	switch c.Scope.Mode {
+	case "host", "domain", "prefix", "any":
+	default:
+		return bad("scope.mode", c.Scope.Mode, "must be host, domain, prefix or any")
+	}
+	for i, p := range c.Scope.Prefixes {
+		if err := validateSeed(p); err != nil {
+			return bad(fmt.Sprintf("scope.prefixes[%d]", i), p, "%v", err)
+		}
+	}
+	for field, n := range map[string]int{
+		"scope.max_depth": c.Scope.MaxDepth, "scope.max_pages_per_host": c.Scope.MaxPagesPerHost,
+		"scope.max_pages": c.Scope.MaxPages, "scope.max_url_length": c.Scope.MaxURLLength,
+		"scope.max_path_segments": c.Scope.MaxPathSegments, "scope.max_repeated_segments": c.Scope.MaxRepeatedSegments,
+		"scope.max_query_params": c.Scope.MaxQueryParams,
+	} {
+		if n < 0 {
+			return bad(field, n, "must not be negative (0 means no limit)")
+		}
+	}
+	p := c.Politeness
+	if p.MinDelay < 0 {
+		return bad("politeness.min_delay", p.MinDelay, "must not be negative")
+	}
+	if p.MaxDelay < p.MinDelay {
+		return bad("politeness.max_delay", p.MaxDelay, "must be at least politeness.min_delay (%v)", p.MinDelay)
+	}
+	if p.PerHost < 1 || p.PerHost > 64 {
+		return bad("politeness.per_host", p.PerHost, "must be between 1 and 64")
+	}
+	if p.AdaptiveFactor < 0 || p.AdaptiveFactor > 100 {
+		return bad("politeness.adaptive_factor", p.AdaptiveFactor, "must be between 0 (off) and 100")
+	}
+	if p.BackoffBase <= 0 {
+		return bad("politeness.backoff_base", p.BackoffBase, "must be positive")
+	}
+	if p.BackoffMax < p.BackoffBase {
+		return bad("politeness.backoff_max", p.BackoffMax, "must be at least politeness.backoff_base")
+	}
+	f := c.Fetch
+	for field, d := range map[string]Duration{
+		"fetch.timeout": f.Timeout, "fetch.dial_timeout": f.DialTimeout,
+		"fetch.tls_timeout": f.TLSTimeout, "fetch.header_timeout": f.HeaderTimeout,
+	} {
+		if d <= 0 {
+			return bad(field, d, "must be positive")
+		}
+	}
+	if f.MaxBodySize <= 0 {
+		return bad("fetch.max_body_size", f.MaxBodySize, "must be positive")
+	}
+	if f.MaxAttempts < 1 || f.MaxAttempts > 100 {
+		return bad("fetch.max_attempts", f.MaxAttempts, "must be between 1 and 100")
+	}
+	if f.MaxRedirects < 0 || f.MaxRedirects > 20 {
+		return bad("fetch.max_redirects", f.MaxRedirects, "must be between 0 and 20")
+	}
+	for k, v := range c.Network.Resolve {
+		if _, _, err := net.SplitHostPort(k); err != nil {
+			return bad("network.resolve", k, "key must be host:port")
+		}
+		host, _, err := net.SplitHostPort(v)
+		if err != nil || net.ParseIP(host) == nil {
+			return bad("network.resolve", v, "value must be ip:port")
+		}
+	}
+	r := c.Robots
+	if r.UnreachableAttempts < 1 || r.UnreachableAttempts > 100 {
+		return bad("robots.unreachable_attempts", r.UnreachableAttempts, "must be between 1 and 100")
+	}
+	if r.UnreachableRetry <= 0 {
+		return bad("robots.unreachable_retry", r.UnreachableRetry, "must be positive")
+	}
+	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {
+		return bad("robots.max_age", r.MaxAge, "must be positive and at most 24h (RFC 9309 §2.4)")
+	}
+	if c.Storage.WARCPrefix == "" || strings.ContainsAny(c.Storage.WARCPrefix, `/\`) {
+		return bad("storage.warc_prefix", c.Storage.WARCPrefix, "must be a plain file name prefix")
+	}
+	if c.Storage.WARCMaxSize < 1<<20 {
+		return bad("storage.warc_max_size", c.Storage.WARCMaxSize, "must be at least 1MiB")
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return bad("metrics_addr", c.MetricsAddr, "must be host:port, such as 127.0.0.1:9090")
+		}
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return bad("log_level", c.LogLevel, "must be debug, info, warn or error")
+	}
+	return nil
+}
+
+// validateUserAgent checks that ua starts with a product token of letters, '_' and '-'.
+func validateUserAgent(ua string) error {
+	if ua == "" {
+		return errors.New("must not be empty")
+	}
+	n := 0
+	for n < len(ua) && isTokenByte(ua[n]) {
+		n++
+	}
+	if n == 0 {
+		return errors.New("must start with a product token of letters, '_' and '-' (RFC 9309 §2.2.1)")
+	}
+	for i := 0; i < len(ua); i++ {
+		if ua[i] < 0x20 || ua[i] == 0x7f {
+			return errors.New("must not contain control characters")
+		}
+	}
+	return nil
+}
+
+func isTokenByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '-'
+}
+
+// validateSeed checks that s is an absolute http or https URL with a host.
+func validateSeed(s string) error {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("must be an http or https URL")
+	}
+	if u.Host == "" {
+		return errors.New("must name a host")
+	}
+	return nil
+}
+
+// Duration is a time.Duration written in YAML as a string such as "200ms", "1s" or
+// "1m30s" (a bare number is seconds).
+type Duration time.Duration
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a duration such as 1s or 200ms", n.Line)
+	}
+	if secs, err := strconv.ParseFloat(n.Value, 64); err == nil {
+		if secs < 0 || secs > 1e9 {
+			return fmt.Errorf("line %d: duration %q out of range", n.Line, n.Value)
+		}
+		*d = Duration(secs * float64(time.Second))
+		return nil
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: bad duration %q: want a number with a unit such as 1s or 200ms", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML implements yaml.Marshaler.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// ByteSize is a size in bytes written in YAML as a number or with a unit: 500KB, 10MiB,
+// 1GiB (KB, MB and GB are powers of 1000; KiB, MiB and GiB powers of 1024).
+type ByteSize int64
+
+var byteUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
+}
+
+// ParseByteSize parses a size such as "10MiB".
+func ParseByteSize(s string) (ByteSize, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range byteUnits {
+		if len(s) > len(u.suffix) && strings.EqualFold(s[len(s)-len(u.suffix):], u.suffix) {
+			mult = u.mult
+			s = strings.TrimSpace(s[:len(s)-len(u.suffix)])
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || f*float64(mult) > float64(1<<62) {
+		return 0, fmt.Errorf("bad size %q: want a number with a unit such as 10MiB", s)
+	}
+	return ByteSize(f * float64(mult)), nil
+}
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (b *ByteSize) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a size such as 10MiB", n.Line)
+	}
+	v, err := ParseByteSize(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %v", n.Line, err)
+	}
+	*b = v
+	return nil
+}
+
+func (b ByteSize) String() string {
+	switch {
+	case b >= 1<<30 && b%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", b>>30)
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", b>>20)
+	case b >= 1<<10 && b%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", b>>10)
+	}
+	return strconv.FormatInt(int64(b), 10) + "B"
+}
