@@ -1,0 +1,142 @@
+package frontier
+
+import "context"
+
+// Reasons Add refuses an entry; Stats.Refused counts them.
+const (
+	RefusedURL       = "url"        // not an absolute URL with a host, or longer than MaxURLSize
+	RefusedDepth     = "depth"      // Depth > Options.MaxDepth
+	RefusedTotal     = "total"      // Options.MaxTotal URLs already accepted
+	RefusedHostQueue = "host-queue" // Options.MaxQueuedPerHost URLs already queued on the host
+)
+
+// Counter names in the meta bucket and in Frontier.counters.
+const (
+	cAdded     = "added"
+	cDuplicate = "duplicate"
+	cDone      = "done"
+	pFailed    = "failed/"
+	pSkipped   = "skipped/"
+	pRefused   = "refused/"
+)
+
+// maxReason is the longest reason kept, in bytes; longer ones are cut.
+const maxReason = 64
+
+// prepared is an entry with what can be computed outside the transaction.
+type prepared struct {
+	e      Entry
+	host   string
+	fp     [16]byte
+	val    []byte
+	reject string // a refusal reason known before the transaction
+}
+
+func (f *Frontier) prepare(entries []Entry) []prepared {
+	ps := make([]prepared, len(entries))
+	for i := range entries {
+		p := &ps[i]
+		p.e = entries[i]
+		if f.opts.MaxDepth > 0 && p.e.Depth > f.opts.MaxDepth {
+			p.reject = RefusedDepth
+			continue
+		}
+		h, err := hostOf(p.e.URL)
+		if err != nil || len(p.e.URL) > MaxURLSize {
+			p.reject = RefusedURL
+			continue
+		}
+		p.host = h
+		p.fp = fingerprint(p.e.URL)
+		p.val = encodeEntry(&p.e, 0)
+	}
+	return ps
+}
+
+// add queues one prepared entry in the batch and reports whether it was new and
+// accepted.
+func (b *batch) add(p *prepared) (bool, error) {
+	if p.reject != "" {
+		b.count(pRefused+p.reject, 1)
+		return false, nil
+	}
+	if b.seen.Get(p.fp[:]) != nil {
+		b.count(cDuplicate, 1)
+		return false, nil
+	}
+	opts := &b.f.opts
+	if opts.MaxTotal > 0 && b.counter(cAdded) >= int64(opts.MaxTotal) {
+		b.count(pRefused+RefusedTotal, 1)
+		return false, nil
+	}
+	if opts.MaxQueuedPerHost > 0 {
+		if ht := b.host(p.host, false); ht != nil && ht.rec.queued >= int64(opts.MaxQueuedPerHost) {
+			b.count(pRefused+RefusedHostQueue, 1)
+			return false, nil
+		}
+	}
+	ht := b.host(p.host, true)
+	b.seq++
+	if err := b.seen.Put(p.fp[:], []byte{}); err != nil {
+		return false, err
+	}
+	if err := b.queue.Put(queueKey(ht.rec.id, p.e.Priority, p.e.Depth, b.seq), p.val); err != nil {
+		return false, err
+	}
+	ht.rec.queued++
+	b.count(cAdded, 1)
+	return true, nil
+}
+
+// Add queues the entries whose URLs were never seen before and returns how many that
+// was. Entries refused by a limit or an unparseable URL are counted in Stats.Refused,
+// duplicates in Stats.Duplicates; neither is an error. A refused URL is not marked
+// seen, so it may be added later. Add returns once the entries are committed. It
+// returns ctx.Err() only if ctx ends before the write is handed to the committer.
+func (f *Frontier) Add(ctx context.Context, entries ...Entry) (added int, err error) {
+	if len(entries) == 0 {
+		return 0, f.checkOpen()
+	}
+	ps := f.prepare(entries)
+	n := 0
+	err = f.do(ctx, &op{apply: func(b *batch) error {
+		for i := range ps {
+			ok, err := b.add(&ps[i])
+			if err != nil {
+				return err
+			}
+			if ok {
+				n++
+			}
+		}
+		return nil
+	}})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// checkOpen returns the error a call would meet: ErrReadOnly, ErrClosed or a failed
+// commit.
+func (f *Frontier) checkOpen() error {
+	if f.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	return f.err
+}
+
+func cutReason(s, def string) string {
+	if s == "" {
+		return def
+	}
+	if len(s) > maxReason {
+		return s[:maxReason]
+	}
+	return s
+}

@@ -1,0 +1,223 @@
+package frontier
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxBatch caps the operations of one group commit.
+const maxBatch = 1024
+
+// An op is one caller's share of a group commit. apply runs inside the write
+// transaction and must only fail for reasons that doom the whole transaction; merge
+// runs under f.mu once the transaction is committed, to update the in-memory state.
+type op struct {
+	apply func(b *batch) error
+	merge func()
+	done  chan error // nil when nobody waits
+}
+
+// send hands o to the committer. It returns ErrClosed after Close and ctx.Err() if ctx
+// ends before the committer accepts o; once accepted, o is applied.
+func (f *Frontier) send(ctx context.Context, o *op) error {
+	if f.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	f.sendMu.RLock()
+	defer f.sendMu.RUnlock()
+	if !f.sending {
+		return ErrClosed
+	}
+	select {
+	case f.ops <- o:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// do sends o and waits for its commit.
+func (f *Frontier) do(ctx context.Context, o *op) error {
+	o.done = make(chan error, 1)
+	if err := f.send(ctx, o); err != nil {
+		return err
+	}
+	return <-o.done
+}
+
+func (f *Frontier) commitLoop() {
+	defer close(f.stopped)
+	ops := make([]*op, 0, maxBatch)
+	for {
+		first, ok := <-f.ops
+		if !ok {
+			return
+		}
+		ops = append(ops[:0], first)
+	drain:
+		for len(ops) < maxBatch {
+			select {
+			case o, ok := <-f.ops:
+				if !ok {
+					break drain
+				}
+				ops = append(ops, o)
+			default:
+				break drain
+			}
+		}
+		f.commit(ops)
+		clear(ops)
+	}
+}
+
+// commit applies ops in one transaction and, once it is durable, merges their effects
+// into memory and tells their callers. A failed transaction stops the Frontier.
+func (f *Frontier) commit(ops []*op) {
+	f.mu.Lock()
+	err := f.err
+	f.mu.Unlock()
+	var b *batch
+	if err == nil {
+		b = &batch{f: f, hosts: make(map[string]*hostTx), counters: make(map[string]int64)}
+		err = f.db.Update(func(tx *bolt.Tx) error {
+			b.begin(tx)
+			for _, o := range ops {
+				if err := o.apply(b); err != nil {
+					return err
+				}
+			}
+			return b.flush()
+		})
+		if err != nil {
+			err = fmt.Errorf("frontier: commit: %w", err)
+		}
+	}
+	f.mu.Lock()
+	if err != nil {
+		if f.err == nil {
+			f.err = err
+		}
+	} else {
+		b.merge()
+		for _, o := range ops {
+			if o.merge != nil {
+				o.merge()
+			}
+		}
+	}
+	f.broadcast()
+	f.mu.Unlock()
+	for _, o := range ops {
+		if o.done != nil {
+			o.done <- err
+		}
+	}
+}
+
+// batch is the state of one write transaction: the hosts it touched, with their
+// records as they will be once it commits, and counter increments.
+type batch struct {
+	f        *Frontier
+	tx       *bolt.Tx
+	meta     *bolt.Bucket
+	hostsB   *bolt.Bucket
+	queue    *bolt.Bucket
+	seen     *bolt.Bucket
+	leases   *bolt.Bucket
+	robots   *bolt.Bucket
+	hosts    map[string]*hostTx
+	counters map[string]int64 // increments
+	seq      uint64
+	hostID   uint64
+}
+
+// hostTx is a host's record inside a batch. h is nil for a host this batch creates.
+type hostTx struct {
+	h    *host
+	name string
+	rec  hostRecord
+}
+
+func (b *batch) begin(tx *bolt.Tx) {
+	b.tx = tx
+	b.meta = tx.Bucket(bucketMeta)
+	b.hostsB = tx.Bucket(bucketHosts)
+	b.queue = tx.Bucket(bucketQueue)
+	b.seen = tx.Bucket(bucketSeen)
+	b.leases = tx.Bucket(bucketLeases)
+	b.robots = tx.Bucket(bucketRobots)
+	b.seq = b.f.seq
+	b.hostID = b.f.hostID
+}
+
+// host returns the batch's copy of a host's record, or nil if the host is unknown and
+// create is false. Only the committer goroutine writes f.hosts and host.rec, so it
+// reads them here without f.mu.
+func (b *batch) host(name string, create bool) *hostTx {
+	if ht := b.hosts[name]; ht != nil {
+		return ht
+	}
+	if h := b.f.hosts[name]; h != nil {
+		ht := &hostTx{h: h, name: name, rec: h.rec}
+		b.hosts[name] = ht
+		return ht
+	}
+	if !create {
+		return nil
+	}
+	b.hostID++
+	ht := &hostTx{name: name, rec: hostRecord{id: b.hostID}}
+	b.hosts[name] = ht
+	return ht
+}
+
+// count adds d to a crawl-wide counter.
+func (b *batch) count(name string, d int64) { b.counters[name] += d }
+
+// counter returns a counter's value as of this point of the batch.
+func (b *batch) counter(name string) int64 { return b.f.counters[name] + b.counters[name] }
+
+// flush writes the touched host records, the counters and the sequences.
+func (b *batch) flush() error {
+	for _, ht := range b.hosts {
+		if err := b.hostsB.Put([]byte(ht.name), ht.rec.encode()); err != nil {
+			return err
+		}
+	}
+	for name, d := range b.counters {
+		if d == 0 {
+			continue
+		}
+		k := append(append([]byte(nil), counterPfx...), name...)
+		v := binary.AppendUvarint(nil, uint64(b.f.counters[name]+d))
+		if err := b.meta.Put(k, v); err != nil {
+			return err
+		}
+	}
+	if err := b.meta.Put(keySeq, binary.BigEndian.AppendUint64(nil, b.seq)); err != nil {
+		return err
+	}
+	return b.meta.Put(keyHostID, binary.BigEndian.AppendUint64(nil, b.hostID))
+}
+
+// merge makes the committed batch the in-memory state. f.mu must be held.
+func (b *batch) merge() {
+	f := b.f
+	f.seq, f.hostID = b.seq, b.hostID
+	for name, d := range b.counters {
+		f.counters[name] += d
+	}
+	for _, ht := range b.hosts {
+		h := ht.h
+		if h == nil {
+			h = &host{name: ht.name, index: -1, parked: f.parked[ht.name]}
+			f.hosts[ht.name] = h
+		}
+		h.rec = ht.rec
+		f.fix(h)
+	}
+}

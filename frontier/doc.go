@@ -1,0 +1,44 @@
+// Package frontier is the crawler's durable memory of what to fetch next: per-host
+// queues of URLs, a seen set, per-host ready times and leases, persisted in one bbolt
+// file.
+//
+// A Frontier hands out, through [Frontier.Next], the head URL of the host whose ready
+// time is earliest, as a [Lease]. The caller fetches it and reports the [Outcome] with
+// [Frontier.Done], which also carries the host's next ready time and the links found on
+// the page; finishing the lease and queueing its links happen in one transaction.
+//
+// # Storage
+//
+// The file holds six buckets:
+//
+//   - meta: format marker, sequence counters and crawl-wide counters;
+//   - hosts: one record per authority (scheme://host[:port]) with its id, ready time
+//     and counts (queued, done, failed, skipped, consecutive errors), so that Open reads
+//     one record per host and never the queue itself;
+//   - queue: one key per queued URL, host id + priority (descending) + depth
+//     (ascending) + sequence number, so a host's queue is one contiguous key range and
+//     its head is the first key of that range;
+//   - seen: a 128-bit truncated SHA-256 fingerprint of every URL ever accepted;
+//   - leases: the queue keys leased and not yet finished; Open returns them to their
+//     queues (at-least-once);
+//   - robots: cached robots.txt data by authority, opaque to this package.
+//
+// In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
+// keyed by ready time; it keeps nothing per URL.
+//
+// # Durability
+//
+// Writes from concurrent callers are coalesced by one committer goroutine into group
+// commits: each call waits for the transaction that carries it, so when Add or Done
+// returns its effect is on disk (unless Options.NoSync), and 64 workers share one fsync.
+// If a commit fails the Frontier stops: every later call returns that error, and the
+// next Open starts again from the last committed state.
+//
+// # Caveats
+//
+// The Frontier stores URLs as given: canonicalising them is the caller's job, and two
+// spellings of one URL are two URLs here. A retried URL keeps its place at the head of
+// its host's queue and delays the whole host until its retry time. Only one process may
+// open the file for writing; [Options.ReadOnly] opens it for inspection, and fails
+// quickly while a crawl holds it.
+package frontier

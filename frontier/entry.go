@@ -1,0 +1,179 @@
+package frontier
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"math"
+	"net/url"
+	"strings"
+)
+
+// MaxURLSize is the longest URL, in bytes, that Add accepts; longer URLs are refused
+// with reason RefusedURL.
+const MaxURLSize = 8 << 10
+
+// Entry is a URL to fetch and what is known about it. The Frontier stores it as given
+// and returns it unchanged in a Lease.
+type Entry struct {
+	// URL is the absolute URL, already canonicalised by the caller.
+	URL string
+	// Depth is the number of links followed from a seed; seeds have depth 0. Within a
+	// host and priority, lower depths are leased first. Depth and Hops are clamped to
+	// int32.
+	Depth int
+	// Priority orders a host's queue before depth: higher first. Zero is the normal
+	// priority; seeds and sitemap URLs use positive values. It is clamped to int32.
+	Priority int
+	// FoundOn is the URL of the page that linked here; empty for seeds.
+	FoundOn string
+	// Kind is defined by the caller (page, sitemap, robots, ...); stored and returned.
+	Kind uint8
+	// Hops counts the redirects followed so far to reach URL.
+	Hops int
+}
+
+// hostOf returns the authority of rawURL, scheme://host[:port] with scheme and host
+// lower-cased, or an error if rawURL is not an absolute URL with a host.
+func hostOf(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return "", errors.New("frontier: URL is not absolute")
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host), nil
+}
+
+// fingerprint is the key of a URL in the seen bucket: the first 128 bits of its
+// SHA-256, so that collisions stay negligible at billions of URLs.
+func fingerprint(rawURL string) [16]byte {
+	sum := sha256.Sum256([]byte(rawURL))
+	var fp [16]byte
+	copy(fp[:], sum[:16])
+	return fp
+}
+
+// keySize is the length of a queue key: host id, priority, depth, sequence.
+const keySize = 8 + 4 + 4 + 8
+
+// queueKey builds the queue key of an entry. Keys sort by host, then priority
+// descending, then depth ascending, then sequence (FIFO).
+func queueKey(hostID uint64, priority, depth int, seq uint64) []byte {
+	k := make([]byte, keySize)
+	binary.BigEndian.PutUint64(k, hostID)
+	binary.BigEndian.PutUint32(k[8:], ^(uint32(clamp32(priority)) ^ 1<<31))
+	binary.BigEndian.PutUint32(k[12:], uint32(max(0, min(depth, math.MaxInt32))))
+	binary.BigEndian.PutUint64(k[16:], seq)
+	return k
+}
+
+// hostPrefix is the common prefix of every queue key of a host.
+func hostPrefix(hostID uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, hostID)
+}
+
+func clamp32(v int) int32 {
+	return int32(max(math.MinInt32, min(v, math.MaxInt32)))
+}
+
+// entryVersion is the first byte of an encoded queue value.
+const entryVersion = 1
+
+// encodeEntry encodes the value stored under a queue key: the entry and the number of
+// attempts already consumed.
+func encodeEntry(e *Entry, attempts int) []byte {
+	b := make([]byte, 0, 1+5*binary.MaxVarintLen64+len(e.URL)+len(e.FoundOn))
+	b = append(b, entryVersion)
+	b = binary.AppendUvarint(b, uint64(max(attempts, 0)))
+	b = binary.AppendVarint(b, int64(clamp32(e.Depth)))
+	b = binary.AppendVarint(b, int64(clamp32(e.Priority)))
+	b = append(b, e.Kind)
+	b = binary.AppendVarint(b, int64(clamp32(e.Hops)))
+	b = binary.AppendUvarint(b, uint64(len(e.URL)))
+	b = append(b, e.URL...)
+	b = binary.AppendUvarint(b, uint64(len(e.FoundOn)))
+	b = append(b, e.FoundOn...)
+	return b
+}
+
+// errCorrupt reports a record that cannot be decoded.
+var errCorrupt = errors.New("frontier: corrupt record")
+
+// reader decodes the fields of a record; the first failure sticks.
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) byte() byte {
+	if len(r.b) == 0 {
+		r.err = true
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *reader) bytes() string {
+	n := r.uvarint()
+	if r.err || n > uint64(len(r.b)) {
+		r.err = true
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// int reads a varint that must fit an int32.
+func (r *reader) int() int {
+	v := r.varint()
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		r.err = true
+		return 0
+	}
+	return int(v)
+}
+
+// decodeEntry decodes a queue value. It never panics; it returns errCorrupt for
+// anything encodeEntry cannot have produced.
+func decodeEntry(b []byte) (e Entry, attempts int, err error) {
+	r := reader{b: b}
+	if r.byte() != entryVersion {
+		return Entry{}, 0, errCorrupt
+	}
+	a := r.uvarint()
+	e.Depth = r.int()
+	e.Priority = r.int()
+	e.Kind = r.byte()
+	e.Hops = r.int()
+	e.URL = r.bytes()
+	e.FoundOn = r.bytes()
+	if r.err || len(r.b) != 0 || a > math.MaxInt32 {
+		return Entry{}, 0, errCorrupt
+	}
+	return e, int(a), nil
+}

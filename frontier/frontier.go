@@ -1,0 +1,332 @@
+package frontier
+
+import (
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Sentinel errors. Callers branch on them with errors.Is.
+var (
+	// ErrDone is returned by Next when nothing is queued or leased any more (parked
+	// hosts aside): the crawl is over.
+	ErrDone = errors.New("frontier: done")
+	// ErrClosed is returned by every method called after Close.
+	ErrClosed = errors.New("frontier: closed")
+	// ErrReadOnly is returned by methods that write when Options.ReadOnly is set.
+	ErrReadOnly = errors.New("frontier: read-only")
+	// ErrLocked is returned by Open when another process holds the database.
+	ErrLocked = errors.New("frontier: database is in use by another process")
+	// ErrNotFrontier is returned by Open for a valid bbolt file that this package did
+	// not write.
+	ErrNotFrontier = errors.New("frontier: not a frontier database")
+	// ErrCorrupt is returned by Open, and by later calls, when the file is damaged.
+	ErrCorrupt = errors.New("frontier: corrupt database")
+	// ErrLease is returned by Done for a nil lease, a lease of another Frontier or one
+	// already done.
+	ErrLease = errors.New("frontier: unknown or finished lease")
+	// ErrUnknownHost is returned by SetHostReady for a host that has never had a URL.
+	ErrUnknownHost = errors.New("frontier: unknown host")
+)
+
+// Options configures a Frontier. The zero value is a durable frontier with one lease
+// per host, three attempts per URL and no limits.
+type Options struct {
+	// MaxInFlightPerHost is how many URLs of one host may be leased at once; 0 means 1.
+	MaxInFlightPerHost int
+	// MaxQueuedPerHost refuses new URLs of a host that already has this many queued
+	// (leased ones included); 0 means unlimited.
+	MaxQueuedPerHost int
+	// MaxDepth refuses entries deeper than this; 0 means unlimited.
+	MaxDepth int
+	// MaxTotal refuses new URLs once this many have been accepted over the whole
+	// crawl, across runs; 0 means unlimited.
+	MaxTotal int
+	// MaxAttempts is how many times a URL is tried before a Retry outcome becomes
+	// Failed; 0 means 3.
+	MaxAttempts int
+	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
+	// may lose the last commits.
+	NoSync bool
+	// ReadOnly opens the file for inspection (crawl status): Add, Next, Done and the
+	// other writers return ErrReadOnly. Open fails with ErrLocked if a crawl holds it.
+	ReadOnly bool
+	// LockTimeout is how long Open waits for another process to release the file;
+	// 0 means 1 s, or 100 ms with ReadOnly.
+	LockTimeout time.Duration
+	// Now is the clock; nil means time.Now. Ready and retry times compare with it.
+	Now func() time.Time
+}
+
+// Bucket names and meta keys of the file format.
+var (
+	bucketMeta   = []byte("meta")
+	bucketHosts  = []byte("hosts")
+	bucketQueue  = []byte("queue")
+	bucketSeen   = []byte("seen")
+	bucketLeases = []byte("leases")
+	bucketRobots = []byte("robots")
+	allBuckets   = [][]byte{bucketMeta, bucketHosts, bucketQueue, bucketSeen, bucketLeases, bucketRobots}
+
+	keyFormat   = []byte("format")
+	keySeq      = []byte("seq")
+	keyHostID   = []byte("hostid")
+	formatValue = []byte("politecrawl-frontier 1")
+	counterPfx  = []byte("n/")
+)
+
+// Frontier is a persistent crawl frontier. It is safe for simultaneous use by multiple
+// goroutines.
+type Frontier struct {
+	db          *bolt.DB
+	opts        Options
+	now         func() time.Time
+	maxInFlight int
+	maxAttempts int
+
+	mu        sync.Mutex
+	hosts     map[string]*host
+	heap      hostHeap
+	leased    int
+	wake      chan struct{} // closed and replaced whenever readiness may have changed
+	closed    bool
+	err       error            // fatal: a failed commit
+	counters  map[string]int64 // committed counters, see counter names in stats.go
+	parked    map[string]string
+	recovered int
+	roLeases  int // lease records found by a read-only Open
+
+	// Owned by the committer goroutine; written under mu.
+	seq    uint64
+	hostID uint64
+
+	sendMu  sync.RWMutex // held for reading while sending to ops; Close holds it to close ops
+	sending bool         // ops is open
+	ops     chan *op
+	stopped chan struct{}
+}
+
+// Open opens or creates the frontier database at path. Leases left by a process that
+// died are returned to their queues. A garbage, truncated or foreign file gives an
+// error wrapping ErrCorrupt or ErrNotFrontier; a file held by a running crawl gives
+// ErrLocked after Options.LockTimeout.
+func Open(path string, opts Options) (f *Frontier, err error) {
+	// bbolt trusts the file: a damaged one can make it panic or fault on a page
+	// access. Turn both into an error for this goroutine.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var db *bolt.DB
+	defer func() {
+		if r := recover(); r != nil {
+			if db != nil {
+				db.Close()
+			}
+			f, err = nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
+		}
+	}()
+	timeout := opts.LockTimeout
+	if timeout <= 0 {
+		timeout = time.Second
+		if opts.ReadOnly {
+			timeout = 100 * time.Millisecond
+		}
+	}
+	db, err = bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:      timeout,
+		ReadOnly:     opts.ReadOnly,
+		NoSync:       opts.NoSync,
+		FreelistType: bolt.FreelistMapType,
+	})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
+		errors.Is(err, berrors.ErrVersionMismatch):
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+	case err != nil:
+		return nil, fmt.Errorf("frontier: open %s: %w", path, err)
+	}
+	f = &Frontier{
+		db:          db,
+		opts:        opts,
+		now:         opts.Now,
+		maxInFlight: max(opts.MaxInFlightPerHost, 1),
+		maxAttempts: opts.MaxAttempts,
+		hosts:       make(map[string]*host),
+		wake:        make(chan struct{}),
+		counters:    make(map[string]int64),
+		parked:      make(map[string]string),
+	}
+	if f.now == nil {
+		f.now = time.Now
+	}
+	if f.maxAttempts <= 0 {
+		f.maxAttempts = 3
+	}
+	if err := f.load(path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	for _, h := range f.hosts {
+		f.fix(h)
+	}
+	if !opts.ReadOnly {
+		f.ops = make(chan *op, 1024)
+		f.sending = true
+		f.stopped = make(chan struct{})
+		go f.commitLoop()
+	}
+	return f, nil
+}
+
+// load checks the file format and reads hosts and counters; in write mode it creates
+// the buckets of a new file and drops the leases of a dead process.
+func (f *Frontier) load(path string) error {
+	fn := func(tx *bolt.Tx) error {
+		if fi, err := os.Stat(path); err == nil && fi.Size() < tx.Size() {
+			return fmt.Errorf("%w: %s: file is %d bytes, database needs %d (truncated?)",
+				ErrCorrupt, path, fi.Size(), tx.Size())
+		}
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			var names []string
+			if err := tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+				names = append(names, fmt.Sprintf("%q", name))
+				return nil
+			}); err != nil {
+				return err
+			}
+			if len(names) > 0 {
+				return fmt.Errorf("%w: %s: has buckets %s", ErrNotFrontier, path, strings.Join(names, ", "))
+			}
+			if !tx.Writable() {
+				return fmt.Errorf("%w: %s: empty database", ErrNotFrontier, path)
+			}
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketMeta).Put(keyFormat, formatValue)
+		}
+		if v := meta.Get(keyFormat); !bytes.Equal(v, formatValue) {
+			return fmt.Errorf("%w: %s: format %q, want %q", ErrNotFrontier, path, v, formatValue)
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return fmt.Errorf("%w: %s: bucket %q missing", ErrCorrupt, path, name)
+			}
+		}
+		if err := f.loadMeta(meta); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+		}
+		ids := make(map[uint64]bool)
+		err := tx.Bucket(bucketHosts).ForEach(func(k, v []byte) error {
+			rec, err := decodeHost(v)
+			if err != nil || ids[rec.id] || rec.id > f.hostID {
+				return fmt.Errorf("%w: %s: host record %q", ErrCorrupt, path, k)
+			}
+			ids[rec.id] = true
+			f.hosts[string(k)] = &host{name: string(k), rec: rec, index: -1}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		leases := tx.Bucket(bucketLeases)
+		n := leases.Stats().KeyN
+		if !tx.Writable() {
+			f.roLeases = n
+			return nil
+		}
+		f.recovered = n
+		// The leased entries never left the queue: forgetting the leases requeues them.
+		if n > 0 {
+			if err := tx.DeleteBucket(bucketLeases); err != nil {
+				return err
+			}
+			_, err = tx.CreateBucket(bucketLeases)
+		}
+		return err
+	}
+	if f.opts.ReadOnly {
+		return f.db.View(fn)
+	}
+	return f.db.Update(fn)
+}
+
+func (f *Frontier) loadMeta(meta *bolt.Bucket) error {
+	f.seq = getUint(meta, keySeq)
+	f.hostID = getUint(meta, keyHostID)
+	c := meta.Cursor()
+	for k, v := c.Seek(counterPfx); bytes.HasPrefix(k, counterPfx); k, v = c.Next() {
+		n, w := binary.Uvarint(v)
+		if w != len(v) || w == 0 {
+			return fmt.Errorf("counter %q", k)
+		}
+		f.counters[string(k[len(counterPfx):])] = int64(n)
+	}
+	return nil
+}
+
+func getUint(b *bolt.Bucket, k []byte) uint64 {
+	v := b.Get(k)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+// Close waits for pending writes, stops the committer and closes the file. Leases
+// still outstanding are returned to their queues at the next Open. Close is safe to
+// call more than once; calls after the first return nil.
+func (f *Frontier) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	f.broadcast()
+	f.mu.Unlock()
+	if f.ops != nil {
+		f.sendMu.Lock()
+		f.sending = false
+		close(f.ops)
+		f.sendMu.Unlock()
+		<-f.stopped
+	}
+	if err := f.db.Close(); err != nil {
+		return fmt.Errorf("frontier: close: %w", err)
+	}
+	return nil
+}
+
+// broadcast wakes every goroutine waiting in Next. f.mu must be held.
+func (f *Frontier) broadcast() {
+	close(f.wake)
+	f.wake = make(chan struct{})
+}
+
+// fix puts h in the ready heap, moves it, or takes it out, after its counts, leases,
+// ready time or parking changed. f.mu must be held.
+func (f *Frontier) fix(h *host) {
+	want := h.parked == "" && h.available() > 0 && len(h.leases) < f.maxInFlight
+	switch {
+	case want && h.index < 0:
+		heap.Push(&f.heap, h)
+	case want:
+		heap.Fix(&f.heap, h.index)
+	case h.index >= 0:
+		heap.Remove(&f.heap, h.index)
+	}
+}

@@ -1,0 +1,310 @@
+package frontier
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A Lease is a URL handed out by Next. Its holder fetches it and reports the outcome
+// with Done exactly once. The fields are copies: changing them changes nothing.
+type Lease struct {
+	Entry
+	// Host is the URL's authority, scheme://host[:port].
+	Host string
+	// Attempt is 1 for the first try of the URL and grows with each Retry outcome
+	// that consumed an attempt.
+	Attempt int
+	// At is when Next handed the lease out, by Options.Now.
+	At time.Time
+
+	f     *Frontier
+	h     *host
+	key   []byte
+	entry Entry // the stored entry, for a Retry
+	done  bool  // Done was called; guarded by f.mu
+}
+
+// OutcomeKind says what became of a leased URL.
+type OutcomeKind uint8
+
+const (
+	// Finished: fetched (whatever the status code). The zero value.
+	Finished OutcomeKind = iota
+	// Retry: try again at Outcome.RetryAt; after Options.MaxAttempts attempts it
+	// becomes Failed.
+	Retry
+	// Failed: given up; Outcome.Reason says why ("error" if empty).
+	Failed
+	// Skipped: not fetched on purpose; Outcome.Reason says why ("robots", "scope",
+	// "limit", ...; "skipped" if empty).
+	Skipped
+)
+
+func (k OutcomeKind) String() string {
+	switch k {
+	case Finished:
+		return "finished"
+	case Retry:
+		return "retry"
+	case Failed:
+		return "failed"
+	case Skipped:
+		return "skipped"
+	}
+	return fmt.Sprintf("OutcomeKind(%d)", uint8(k))
+}
+
+// Outcome is what Done records for a lease.
+type Outcome struct {
+	// Kind is what became of the URL; the zero value is Finished.
+	Kind OutcomeKind
+	// Reason qualifies Failed and Skipped outcomes; it keys Stats.Failed and
+	// Stats.Skipped and is cut to 64 bytes.
+	Reason string
+	// RetryAt is when a Retry may be tried again; zero means as soon as the host is
+	// ready. The URL keeps its place at the head of its host's queue, so the host is
+	// not ready before RetryAt.
+	RetryAt time.Time
+	// HostReady is when the host may be leased again; zero means now.
+	HostReady time.Time
+	// Links are queued in the same transaction, as by Add.
+	Links []Entry
+	// Error counts the outcome as a consecutive error of the host; a Finished outcome
+	// without Error resets the count.
+	Error bool
+	// NoAttempt makes a Retry not consume an attempt (waiting for robots.txt or a
+	// Visit-time window).
+	NoAttempt bool
+}
+
+// Next leases the head URL of the host whose ready time is earliest, once that time
+// has come. It waits while no host is ready, and returns ErrDone once nothing is
+// queued or leased (parked hosts aside), ctx.Err() if ctx ends first, and ErrClosed
+// after Close. Within a host, higher Priority comes first, then lower Depth, then
+// first added.
+func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
+	if f.opts.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		f.mu.Lock()
+		l, wait, err := f.tryNext(f.now())
+		wake := f.wake
+		f.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if l != nil {
+			f.recordLease(l)
+			return l, nil
+		}
+		var tc <-chan time.Time
+		if !wait.IsZero() {
+			d := max(wait.Sub(f.now()), time.Millisecond)
+			if timer == nil {
+				timer = time.NewTimer(d)
+			} else {
+				timer.Reset(d)
+			}
+			tc = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-wake:
+		case <-tc:
+		}
+	}
+}
+
+// tryNext leases a URL if a host is ready at now. Otherwise it returns the time the
+// earliest host gets ready (zero if no host can be leased until something changes),
+// or ErrDone. f.mu must be held.
+func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
+	if f.closed {
+		return nil, time.Time{}, ErrClosed
+	}
+	if f.err != nil {
+		return nil, time.Time{}, f.err
+	}
+	if len(f.heap) == 0 {
+		if f.leased == 0 {
+			return nil, time.Time{}, ErrDone
+		}
+		return nil, time.Time{}, nil
+	}
+	h := f.heap[0]
+	if h.rec.ready > now.UnixNano() {
+		return nil, h.readyTime(), nil
+	}
+	l := &Lease{Host: h.name, At: now, f: f, h: h}
+	err := f.db.View(func(tx *bolt.Tx) error {
+		prefix := hostPrefix(h.rec.id)
+		c := tx.Bucket(bucketQueue).Cursor()
+		for k, v := c.Seek(prefix); bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if h.leasedKey(k) {
+				continue
+			}
+			e, attempts, err := decodeEntry(v)
+			if err != nil {
+				return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, h.name)
+			}
+			l.Entry, l.entry, l.Attempt = e, e, attempts+1
+			l.key = bytes.Clone(k)
+			return nil
+		}
+		return fmt.Errorf("%w: host %s counts %d queued URLs but has none", ErrCorrupt, h.name, h.available())
+	})
+	if err != nil {
+		f.err = err
+		f.broadcast()
+		return nil, time.Time{}, err
+	}
+	h.leases = append(h.leases, l)
+	f.leased++
+	f.fix(h)
+	return l, time.Time{}, nil
+}
+
+func (h *host) leasedKey(k []byte) bool {
+	for _, l := range h.leases {
+		if bytes.Equal(l.key, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordLease writes the lease to the leases bucket with the next group commit,
+// without waiting: until then the entry is still queued on disk, which is what a crash
+// needs. Done's write is sent later, so it lands in the same or a later transaction.
+func (f *Frontier) recordLease(l *Lease) {
+	v := binary.AppendVarint(nil, l.At.UnixNano())
+	v = binary.AppendUvarint(v, uint64(l.Attempt))
+	_ = f.send(context.Background(), &op{apply: func(b *batch) error {
+		return b.leases.Put(l.key, v)
+	}})
+}
+
+// Done records the outcome of a lease: it removes the URL from its host's queue
+// (Finished, Failed, Skipped) or keeps it for a Retry, sets the host's next ready time,
+// and queues o.Links, all in one transaction. It returns once that transaction is
+// committed. It returns ErrLease for a lease that is not outstanding, and ctx.Err()
+// only if ctx ends before the write is handed to the committer (the lease then stays
+// outstanding and Done may be called again).
+func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
+	if f.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	f.mu.Lock()
+	if l == nil || l.f != f || l.done {
+		f.mu.Unlock()
+		return ErrLease
+	}
+	l.done = true
+	f.mu.Unlock()
+	links := f.prepare(o.Links)
+	now := f.now()
+	err := f.do(ctx, &op{
+		apply: func(b *batch) error { return b.done(l, &o, links, now) },
+		merge: func() {
+			h := l.h
+			for i, x := range h.leases {
+				if x == l {
+					h.leases = append(h.leases[:i], h.leases[i+1:]...)
+					break
+				}
+			}
+			f.leased--
+			f.fix(h)
+		},
+	})
+	if err != nil && !f.stopping() {
+		// Never handed to the committer: the lease stays outstanding.
+		f.mu.Lock()
+		l.done = false
+		f.mu.Unlock()
+	}
+	return err
+}
+
+// stopping reports whether the Frontier is closed or failed, in which case a Done that
+// did not happen must not be retried.
+func (f *Frontier) stopping() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed || f.err != nil
+}
+
+// done applies a lease's outcome in the batch.
+func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) error {
+	ht := b.host(l.Host, false)
+	if ht == nil {
+		return fmt.Errorf("frontier: lease of unknown host %s", l.Host)
+	}
+	ready := o.HostReady
+	if ready.IsZero() {
+		ready = now
+	}
+	kind, why := o.Kind, o.Reason
+	if kind == Retry {
+		attempts := l.Attempt
+		if o.NoAttempt {
+			attempts--
+		}
+		if attempts >= b.f.maxAttempts {
+			kind, why = Failed, cutReason(why, "attempts")
+		} else {
+			if o.RetryAt.After(ready) {
+				ready = o.RetryAt
+			}
+			if err := b.queue.Put(l.key, encodeEntry(&l.entry, attempts)); err != nil {
+				return err
+			}
+		}
+	}
+	switch kind {
+	case Finished:
+		ht.rec.done++
+		b.count(cDone, 1)
+	case Failed:
+		ht.rec.failed++
+		b.count(pFailed+cutReason(why, "error"), 1)
+	case Skipped:
+		ht.rec.skipped++
+		b.count(pSkipped+cutReason(why, "skipped"), 1)
+	}
+	if kind != Retry {
+		if err := b.queue.Delete(l.key); err != nil {
+			return err
+		}
+		ht.rec.queued--
+	}
+	if err := b.leases.Delete(l.key); err != nil {
+		return err
+	}
+	switch {
+	case o.Error:
+		ht.rec.errors++
+	case kind == Finished:
+		ht.rec.errors = 0
+	}
+	ht.rec.ready = ready.UnixNano()
+	for i := range links {
+		if _, err := b.add(&links[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package frontier
+
+import (
+	"cmp"
+	"iter"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Stats is a snapshot of the frontier's figures. Counts of URLs are over the whole
+// crawl, across runs, except Leased, Parked and Recovered, which are about this run.
+type Stats struct {
+	// Queued is the number of URLs waiting to be leased, on hosts not parked.
+	Queued int64
+	// Leased is the number of URLs leased and not yet done. With ReadOnly it is the
+	// number of leases the running crawl had recorded at its last commit.
+	Leased int
+	// Parked is the number of URLs set aside by Park; they are also in Skipped.
+	Parked int64
+	// Added is the number of URLs ever accepted; Duplicates the number of entries
+	// refused because their URL was already seen.
+	Added, Duplicates int64
+	// Done is the number of URLs finished.
+	Done int64
+	// Failed and Skipped count URLs by reason; Skipped includes the URLs of parked
+	// hosts under their park reason.
+	Failed, Skipped map[string]int64
+	// Refused counts the entries Add refused, by reason (RefusedURL, RefusedDepth,
+	// RefusedTotal, RefusedHostQueue).
+	Refused map[string]int64
+	// Hosts is the number of hosts ever seen. Of those with URLs waiting, HostsReady
+	// may be leased now and HostsWaiting not yet; HostsParked are parked.
+	Hosts, HostsReady, HostsWaiting, HostsParked int
+	// Recovered is the number of leases of a dead process that Open requeued.
+	Recovered int
+}
+
+// FailedTotal returns the number of failed URLs, all reasons together.
+func (s Stats) FailedTotal() int64 { return sum(s.Failed) }
+
+// SkippedTotal returns the number of skipped URLs, all reasons together, parked ones
+// included.
+func (s Stats) SkippedTotal() int64 { return sum(s.Skipped) }
+
+func sum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// HostStats are the figures of one host.
+type HostStats struct {
+	// Host is the authority, scheme://host[:port].
+	Host string
+	// Queued counts URLs waiting, leased ones excluded; Leased those leased now.
+	Queued int64
+	Leased int
+	// Done, Failed and Skipped count the host's URLs so far, across runs.
+	Done, Failed, Skipped int64
+	// ConsecutiveErrors counts outcomes with Error set since the last Finished one.
+	ConsecutiveErrors int64
+	// Ready is when the host may be leased next; zero means at once.
+	Ready time.Time
+	// Parked is the park reason, empty if the host is not parked.
+	Parked string
+}
+
+// Stats returns a snapshot of the frontier's figures. It costs one pass over the
+// hosts.
+func (f *Frontier) Stats() Stats {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := Stats{
+		Leased:     f.leased,
+		Added:      f.counters[cAdded],
+		Duplicates: f.counters[cDuplicate],
+		Done:       f.counters[cDone],
+		Failed:     make(map[string]int64),
+		Skipped:    make(map[string]int64),
+		Refused:    make(map[string]int64),
+		Hosts:      len(f.hosts),
+		Recovered:  f.recovered,
+	}
+	if f.opts.ReadOnly {
+		s.Leased = f.roLeases
+	}
+	for k, v := range f.counters {
+		for _, c := range [...]struct {
+			prefix string
+			m      map[string]int64
+		}{{pFailed, s.Failed}, {pSkipped, s.Skipped}, {pRefused, s.Refused}} {
+			if name, ok := strings.CutPrefix(k, c.prefix); ok {
+				c.m[name] += v
+			}
+		}
+	}
+	now := f.now().UnixNano()
+	for _, h := range f.hosts {
+		avail := h.available()
+		switch {
+		case h.parked != "":
+			s.Parked += avail
+			s.Skipped[h.parked] += avail
+			if avail > 0 {
+				s.HostsParked++
+			}
+		case avail > 0:
+			s.Queued += avail
+			if h.rec.ready <= now && len(h.leases) < f.maxInFlight {
+				s.HostsReady++
+			} else {
+				s.HostsWaiting++
+			}
+		}
+	}
+	return s
+}
+
+func (f *Frontier) hostStats(h *host) HostStats {
+	return HostStats{
+		Host:              h.name,
+		Queued:            h.available(),
+		Leased:            len(h.leases),
+		Done:              h.rec.done,
+		Failed:            h.rec.failed,
+		Skipped:           h.rec.skipped,
+		ConsecutiveErrors: h.rec.errors,
+		Ready:             h.readyTime(),
+		Parked:            h.parked,
+	}
+}
+
+// HostStats returns the figures of host, and false if no URL of it was ever queued.
+func (f *Frontier) HostStats(host string) (HostStats, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.hosts[host]
+	if h == nil {
+		return HostStats{}, false
+	}
+	return f.hostStats(h), true
+}
+
+// Hosts returns the figures of every host, sorted by authority, as of the call.
+func (f *Frontier) Hosts() iter.Seq[HostStats] {
+	f.mu.Lock()
+	all := make([]HostStats, 0, len(f.hosts))
+	for _, h := range f.hosts {
+		all = append(all, f.hostStats(h))
+	}
+	f.mu.Unlock()
+	slices.SortFunc(all, func(a, b HostStats) int { return cmp.Compare(a.Host, b.Host) })
+	return slices.Values(all)
+}
