@@ -1,0 +1,38 @@
+// Package storage writes what a crawl leaves behind: WARC 1.1 archives
+// (ISO 28500:2017) for archivists and a pages.jsonl index for search-index and
+// corpus pipelines.
+//
+// A [WARCWriter] turns each fetch into a request record and a response record
+// joined by WARC-Concurrent-To, or into a revisit record when the payload was
+// archived before in this crawl (the payload-digest index lives in a bbolt file
+// beside the WARC files, so it survives a restart). Every record is its own gzip
+// member, so a record can be read by seeking to its [Location]. A [PagesWriter]
+// appends one JSON object per fetched document to pages.jsonl.
+//
+// Both writers are safe for concurrent use and durable: a write returns only
+// after its bytes were fsynced, and concurrent writers share one fsync (group
+// commit), so many workers do not pay one fsync each. After a crash the last
+// record of the newest WARC file, or the last line of pages.jsonl, may be torn;
+// opening the writer again detects it and cuts it off, so every record and every
+// line on disk is whole. A record written but not yet acknowledged when the
+// process died may be kept or cut; a record acknowledged is never lost.
+//
+// # Bytes stored
+//
+// The response record holds the HTTP message as received: the status line and
+// header fields exactly as the server sent them, then the entity body as
+// received (content-encoding kept). The one change is for chunked messages: the
+// caller hands over the de-chunked body, so the "chunked" coding is removed from
+// Transfer-Encoding (the field is dropped when nothing else is left) and the
+// record says so in the extension field WARC-Politecrawl-Dechunked: yes.
+// WARC-Payload-Digest is the SHA-1 of that de-chunked, still-encoded body,
+// WARC-Block-Digest the SHA-1 of the whole block, both "sha1:" and upper-case
+// base32.
+//
+// # Caveats
+//
+// Only one process may use a WARC directory at a time: the digest index is
+// locked by bbolt, and OpenWARC fails after a second of waiting for it.
+// Returned slices and strings are not retained or modified by the writers; the
+// caller may reuse an Exchange once WriteExchange returns.
+package storage

@@ -1,0 +1,108 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Metadata describes one archived page: where it points and why the crawler
+// was allowed to fetch it. WriteMetadata stores it as a metadata record
+// (application/warc-fields).
+type Metadata struct {
+	TargetURI    string    // the page's URI; required
+	ConcurrentTo string    // RecordID of the page's response or revisit record; required
+	Date         time.Time // zero: now
+	Outlinks     []string  // links found on the page, one "outlink" field each
+	// Robots is the robots.txt decision that let the page be fetched; nil:
+	// not recorded.
+	Robots *RobotsDecision
+}
+
+// RobotsDecision is the provenance of a robots.txt decision.
+type RobotsDecision struct {
+	URL       string    // the robots.txt URL consulted
+	FetchedAt time.Time // when that robots.txt was fetched; zero: not recorded
+	Status    int       // HTTP status of that fetch; 0: none (network error)
+	Digest    string    // payload digest of the robots.txt body; empty: none
+	Rule      string    // the deciding rule as written, e.g. "allow: /docs/"; empty: no rule matched
+	Allowed   bool      // the decision
+}
+
+// WriteMetadata archives m as a metadata record, durable when it returns. It
+// is safe for concurrent use.
+//
+// The record block holds one field per line: "outlink: <URI>" per outlink,
+// then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
+// robots-rule ("none" when no rule matched) and robots-decision ("allow" or
+// "disallow").
+func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validURI("metadata target URI", m.TargetURI); err != nil {
+		return err
+	}
+	if m.ConcurrentTo == "" {
+		return fmt.Errorf("storage: %w: metadata for %s: no ConcurrentTo record", ErrInvalid, m.TargetURI)
+	}
+	date := m.Date
+	if date.IsZero() {
+		date = w.opts.Now()
+	}
+	block := m.fields()
+	head := appendHead(nil, []field{
+		{"WARC-Type", "metadata"},
+		{"WARC-Record-ID", newRecordID()},
+		{"WARC-Date", warcDate(date)},
+		{"WARC-Target-URI", m.TargetURI},
+		{"WARC-Concurrent-To", m.ConcurrentTo},
+		{"WARC-Block-Digest", blockDigest(block)},
+		{"Content-Type", "application/warc-fields"},
+	}, len(block))
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	if _, err := appendMember(buf, head, block); err != nil {
+		return fmt.Errorf("storage: compress: %w", err)
+	}
+	_, _, err := w.commit(ctx, buf.Bytes(), "", nil, func(s *Stats) { s.Metadata++ })
+	return err
+}
+
+// fields returns the record block of m.
+func (m *Metadata) fields() []byte {
+	var b []byte
+	add := func(k, v string) {
+		b = append(b, k...)
+		b = append(b, ": "...)
+		b = append(b, cleanValue(v)...)
+		b = append(b, "\r\n"...)
+	}
+	for _, l := range m.Outlinks {
+		add("outlink", l)
+	}
+	if r := m.Robots; r != nil {
+		add("robots-txt", r.URL)
+		if !r.FetchedAt.IsZero() {
+			add("robots-fetched", warcDate(r.FetchedAt))
+		}
+		add("robots-status", strconv.Itoa(r.Status))
+		if r.Digest != "" {
+			add("robots-digest", r.Digest)
+		}
+		rule := r.Rule
+		if rule == "" {
+			rule = "none"
+		}
+		add("robots-rule", rule)
+		decision := "disallow"
+		if r.Allowed {
+			decision = "allow"
+		}
+		add("robots-decision", decision)
+	}
+	return b
+}

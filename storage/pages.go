@@ -1,0 +1,287 @@
+package storage
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Page is one line of pages.jsonl: a fetched document, where its bytes are
+// archived and what extraction found in it. The JSON names are given beside
+// each field; every field is always present except text, which is left out
+// when empty.
+type Page struct {
+	URL           string    // url: the URL fetched
+	FinalURL      string    // final_url: the URL the document came from (after redirects handled by the crawler); often URL
+	Status        int       // status: HTTP status code
+	ContentType   string    // content_type: the Content-Type header as received
+	Length        int64     // length: body bytes as received
+	FetchedAt     time.Time // fetched_at: RFC 3339 in UTC, to the millisecond
+	PayloadDigest string    // payload_digest: "sha1:" + base32 of the body, as in the WARC record
+	WARCFile      string    // warc_file: base name of the WARC file holding the response or revisit record
+	WARCOffset    int64     // warc_offset: offset of that record's gzip member in warc_file, in bytes
+	WARCLength    int64     // warc_length: length of that gzip member, in bytes
+	Title         string    // title: the document's title
+	Lang          string    // lang: the document's language (e.g. from <html lang>)
+	Canonical     string    // canonical: the canonical URL the document declares; empty: none
+	Links         int       // links: number of links found
+	NoIndex       bool      // noindex: meta robots or X-Robots-Tag said noindex
+	NoFollow      bool      // nofollow: meta robots or X-Robots-Tag said nofollow
+	Depth         int       // depth: links followed from a seed (seeds are 0)
+	FoundOn       string    // found_on: the URL of the page linking here; empty for seeds
+	Text          string    // text: the document's text, when the configuration asks for it
+}
+
+// pageJSON fixes the JSON form of Page.
+type pageJSON struct {
+	URL           string `json:"url"`
+	FinalURL      string `json:"final_url"`
+	Status        int    `json:"status"`
+	ContentType   string `json:"content_type"`
+	Length        int64  `json:"length"`
+	FetchedAt     string `json:"fetched_at"`
+	PayloadDigest string `json:"payload_digest"`
+	WARCFile      string `json:"warc_file"`
+	WARCOffset    int64  `json:"warc_offset"`
+	WARCLength    int64  `json:"warc_length"`
+	Title         string `json:"title"`
+	Lang          string `json:"lang"`
+	Canonical     string `json:"canonical"`
+	Links         int    `json:"links"`
+	NoIndex       bool   `json:"noindex"`
+	NoFollow      bool   `json:"nofollow"`
+	Depth         int    `json:"depth"`
+	FoundOn       string `json:"found_on"`
+	Text          string `json:"text,omitempty"`
+}
+
+// fetchedAtLayout is RFC 3339 with milliseconds.
+const fetchedAtLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// MarshalJSON encodes p as one pages.jsonl object.
+func (p *Page) MarshalJSON() ([]byte, error) {
+	return json.Marshal(pageJSON{
+		URL: p.URL, FinalURL: p.FinalURL, Status: p.Status, ContentType: p.ContentType,
+		Length: p.Length, FetchedAt: p.FetchedAt.UTC().Format(fetchedAtLayout),
+		PayloadDigest: p.PayloadDigest, WARCFile: p.WARCFile, WARCOffset: p.WARCOffset,
+		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
+		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
+		FoundOn: p.FoundOn, Text: p.Text,
+	})
+}
+
+// UnmarshalJSON decodes one pages.jsonl object.
+func (p *Page) UnmarshalJSON(b []byte) error {
+	var j pageJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	var at time.Time
+	if j.FetchedAt != "" {
+		var err error
+		if at, err = time.Parse(time.RFC3339Nano, j.FetchedAt); err != nil {
+			return err
+		}
+	}
+	*p = Page{
+		URL: j.URL, FinalURL: j.FinalURL, Status: j.Status, ContentType: j.ContentType,
+		Length: j.Length, FetchedAt: at, PayloadDigest: j.PayloadDigest, WARCFile: j.WARCFile,
+		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
+		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
+		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text,
+	}
+	return nil
+}
+
+// PagesOptions configure OpenPages. The zero value is the production setting.
+type PagesOptions struct {
+	// NoSync skips every fsync: for tests and benchmarks only.
+	NoSync bool
+}
+
+// PagesWriter appends pages to a pages.jsonl file. It is safe for concurrent
+// use by multiple goroutines.
+type PagesWriter struct {
+	opts PagesOptions
+	fl   flusher
+	cut  int64
+
+	mu     sync.Mutex
+	f      *os.File
+	seq    uint64
+	closed bool
+	err    error
+	writes sync.WaitGroup
+}
+
+// OpenPages opens the pages file at path for appending, creating it if
+// missing. A torn tail left by a crash (a last line without its newline, or
+// last lines that are not JSON objects) is cut off first; Cut reports how
+// many bytes that was.
+func OpenPages(path string, opts PagesOptions) (*PagesWriter, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("storage: pages: %w", err)
+	}
+	size, keep, err := wholeLines(f)
+	if err == nil && keep < size {
+		err = f.Truncate(keep)
+		if err == nil && !opts.NoSync {
+			err = f.Sync()
+		}
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekEnd)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("storage: pages: %w", err)
+	}
+	return &PagesWriter{opts: opts, f: f, cut: size - keep}, nil
+}
+
+// Cut returns how many bytes of a torn tail OpenPages cut off.
+func (p *PagesWriter) Cut() int64 { return p.cut }
+
+// tailWindow is how far back wholeLines looks for whole lines.
+const tailWindow = 1 << 20
+
+// wholeLines returns the size of f and the length of its longest prefix that
+// ends after a line holding a JSON object, looking only at the last
+// tailWindow bytes (a crash tears at most what was written since the last
+// sync, one batch of lines).
+func wholeLines(f *os.File) (size, keep int64, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	size = fi.Size()
+	start := max(size-tailWindow, 0)
+	tail := make([]byte, size-start)
+	if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
+		return 0, 0, err
+	}
+	n := keepLines(tail, start == 0)
+	return size, start + int64(n), nil
+}
+
+// keepLines returns the length of the longest prefix of b that ends with a
+// newline closing a line that holds a JSON object. When whole is false, b is
+// the end of a longer file: its first, possibly partial, line is never
+// checked, and at least that line is kept.
+func keepLines(b []byte, whole bool) int {
+	floor := 0
+	if !whole {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return 0
+		}
+		floor = i + 1
+	}
+	end := bytes.LastIndexByte(b, '\n') + 1
+	for end > floor {
+		prev := bytes.LastIndexByte(b[:end-1], '\n') + 1
+		if prev < floor {
+			prev = floor
+		}
+		line := b[prev : end-1]
+		if len(line) > 0 && line[0] == '{' && json.Valid(line) {
+			return end
+		}
+		end = prev
+	}
+	return floor
+}
+
+// Write appends pg as one line and returns once it is durable. Concurrent
+// writers share fsyncs. It is safe for concurrent use.
+func (p *PagesWriter) Write(ctx context.Context, pg *Page) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	line, err := pg.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
+	}
+	line = append(line, '\n')
+
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	if p.err != nil {
+		err := p.err
+		p.mu.Unlock()
+		return err
+	}
+	p.writes.Add(1)
+	defer p.writes.Done()
+	if _, err := p.f.Write(line); err != nil {
+		p.err = fmt.Errorf("storage: pages: %w", err)
+		p.fl.fail(p.err)
+		p.mu.Unlock()
+		return p.err
+	}
+	p.seq++
+	seq := p.seq
+	p.mu.Unlock()
+	if p.opts.NoSync {
+		return nil
+	}
+	return p.fl.wait(ctx, seq, func() syncPoint {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return syncPoint{seq: p.seq, f: p.f}
+	}, func(syncPoint) {})
+}
+
+// Close waits for writes in flight, then syncs and closes the file. Writes
+// after Close return ErrClosed; Close again returns nil.
+func (p *PagesWriter) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.writes.Wait()
+	var err error
+	if !p.opts.NoSync {
+		err = p.f.Sync()
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("storage: pages: %w", err)
+	}
+	return nil
+}
+
+// ReadPages reads a pages.jsonl stream and calls fn for each page, stopping
+// at the first error fn returns.
+func ReadPages(r io.Reader, fn func(*Page) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var pg Page
+		if err := pg.UnmarshalJSON(sc.Bytes()); err != nil {
+			return fmt.Errorf("storage: pages line %d: %w", n, err)
+		}
+		if err := fn(&pg); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("storage: pages: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package storage
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// maxRecordHead bounds the WARC header of one record when scanning a file.
+const maxRecordHead = 64 << 10
+
+// byteCounter counts the bytes a gzip reader takes from br. It implements
+// io.ByteReader, so the reader takes exactly one member and no more.
+type byteCounter struct {
+	br *bufio.Reader
+	n  int64
+}
+
+func (c *byteCounter) Read(p []byte) (int, error) {
+	n, err := c.br.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *byteCounter) ReadByte() (byte, error) {
+	b, err := c.br.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+// scanMembers reads r, which holds gzip members each holding one WARC record,
+// and returns the length of its longest prefix made of whole records (each
+// member intact, its CRC and size right, its record's Content-Length matching
+// its block and followed by CRLF CRLF) and how many records that prefix holds.
+// It reads records as streams: memory stays bounded whatever r holds.
+func scanMembers(r io.Reader) (end int64, records int) {
+	c := &byteCounter{br: bufio.NewReaderSize(r, 64<<10)}
+	var zr *gzip.Reader
+	br := bufio.NewReaderSize(nil, maxRecordHead)
+	for {
+		if _, err := c.br.Peek(1); err != nil {
+			return end, records // clean end of input
+		}
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(c)
+		} else {
+			err = zr.Reset(c)
+		}
+		if err != nil {
+			return end, records
+		}
+		zr.Multistream(false)
+		br.Reset(zr)
+		if err := checkRecord(br); err != nil {
+			return end, records
+		}
+		end = c.n
+		records++
+	}
+}
+
+// checkRecord reads one decompressed record to its end and reports whether
+// it is whole. br must be able to buffer maxRecordHead bytes.
+func checkRecord(br *bufio.Reader) error {
+	line, err := br.ReadSlice('\n')
+	if err != nil || !bytes.HasPrefix(line, []byte("WARC/")) || !bytes.HasSuffix(line, []byte("\r\n")) {
+		return errors.New("no WARC version line")
+	}
+	length := int64(-1)
+	headBytes := len(line)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return errors.New("header cut short")
+		}
+		headBytes += len(line)
+		if headBytes > maxRecordHead {
+			return errors.New("header too long")
+		}
+		if string(line) == "\r\n" {
+			break
+		}
+		name, value, ok := strings.Cut(string(line), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || n < 0 {
+				return errors.New("bad Content-Length")
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return errors.New("no Content-Length")
+	}
+	if n, err := br.Discard(int(min(length, 1<<40))); err != nil || int64(n) != length {
+		return errors.New("block cut short")
+	}
+	var tail [4]byte
+	if _, err := io.ReadFull(br, tail[:]); err != nil || string(tail[:]) != "\r\n\r\n" {
+		return errors.New("no record end")
+	}
+	// The member must end right here; reading to EOF checks its CRC and size.
+	if n, err := io.Copy(io.Discard, br); err != nil || n != 0 {
+		return errors.New("member damaged or longer than its record")
+	}
+	return nil
+}
+
+// Recovery says what OpenWARC found at the end of the newest WARC file of a
+// previous run and cut off: the torn tail a crash leaves behind.
+type Recovery struct {
+	File    string // base name of the file
+	Kept    int64  // bytes of whole records kept
+	Cut     int64  // bytes cut off the end
+	Removed bool   // the file held no whole record and was removed
+}
+
+// repairFile cuts path after its last whole record, scanning from from (a
+// record boundary known to be durable). It returns what it did; Cut is 0 when
+// the file was whole.
+func repairFile(path string, from int64, noSync bool) (Recovery, error) {
+	rec := Recovery{File: filepath.Base(path)}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return rec, fmt.Errorf("storage: repair: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return rec, fmt.Errorf("storage: repair: %w", err)
+	}
+	size := fi.Size()
+	if from < 0 || from > size {
+		from = 0
+	}
+	end, _ := scanMembers(io.NewSectionReader(f, from, size-from))
+	rec.Kept = from + end
+	rec.Cut = size - rec.Kept
+	if rec.Cut == 0 {
+		return rec, nil
+	}
+	if rec.Kept == 0 {
+		rec.Removed = true
+		f.Close()
+		if err := os.Remove(path); err != nil {
+			return rec, fmt.Errorf("storage: repair: %w", err)
+		}
+		return rec, nil
+	}
+	if err := f.Truncate(rec.Kept); err != nil {
+		return rec, fmt.Errorf("storage: repair: %w", err)
+	}
+	if !noSync {
+		if err := f.Sync(); err != nil {
+			return rec, fmt.Errorf("storage: repair: %w", err)
+		}
+	}
+	return rec, nil
+}

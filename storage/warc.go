@@ -1,0 +1,775 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Errors callers branch on.
+var (
+	// ErrClosed is returned by writes to a closed writer.
+	ErrClosed = errors.New("storage: closed")
+	// ErrInvalid wraps the reason an Exchange, Metadata or Page was refused.
+	ErrInvalid = errors.New("storage: invalid input")
+)
+
+// Defaults of WARCOptions.
+const (
+	DefaultPrefix      = "crawl"
+	DefaultMaxFileSize = 1 << 30 // bytes
+	DefaultSoftware    = "politecrawl"
+	// DigestIndexName is the name of the payload-digest index in the WARC directory.
+	DigestIndexName = "digests.db"
+)
+
+// maxURILength bounds WARC-Target-URI and the other URI fields, in bytes, so a
+// record header stays far below what readers accept.
+const maxURILength = 16 << 10
+
+// WARCOptions configure OpenWARC. The zero value of each field picks the
+// default given beside it; Dir is required.
+type WARCOptions struct {
+	// Dir holds the WARC files and the digest index (DigestIndexName). It is
+	// created if missing.
+	Dir string
+	// Prefix starts every file name: <Prefix>-<UTC timestamp>-<serial>.warc.gz.
+	// Letters, digits, '.', '_' and '-' only. Zero: "crawl".
+	Prefix string
+	// MaxFileSize is the size in bytes after which a new file is started; a
+	// request/response pair is never split. Zero: 1 GiB.
+	MaxFileSize int64
+	// Software, Operator and Hostname go into the warcinfo record opening each
+	// file. Zero: "politecrawl", none, os.Hostname().
+	Software, Operator, Hostname string
+	// Config summarises the crawl configuration in the warcinfo record, one
+	// field per entry, sorted by key (e.g. "user-agent", "max-depth").
+	Config map[string]string
+	// NoSync skips every fsync: for tests and benchmarks only, as records
+	// are then not durable when a write returns.
+	NoSync bool
+	// Now is the clock for file names and record dates not given by the
+	// caller. Zero: time.Now.
+	Now func() time.Time
+}
+
+// Exchange is one HTTP fetch to archive: a request record and a response (or
+// revisit) record.
+type Exchange struct {
+	TargetURI string    // the URI fetched; required
+	IP        string    // the server's IP address; empty: not recorded
+	Date      time.Time // when the fetch started; zero: now
+	// Request is the raw HTTP/1.1 request head as sent; required.
+	Request []byte
+	// ResponseHeader is the raw status line and header fields as received;
+	// required.
+	ResponseHeader []byte
+	// Body is the entity body as received: content-encoding kept, chunked
+	// transfer coding removed.
+	Body []byte
+	// Truncated says that Body was cut at the fetch's byte limit; the record
+	// then carries WARC-Truncated: length and is never deduplicated.
+	Truncated bool
+	// Kind says what was fetched: "page" (also when empty), "robots" or
+	// "sitemap". It is counted in Stats.
+	Kind string
+}
+
+// Location says where WriteExchange put the response (or revisit) record.
+type Location struct {
+	File          string // base name of the WARC file
+	Offset        int64  // of the record's gzip member in File, in bytes
+	Length        int64  // of that gzip member, in bytes
+	RecordID      string // WARC-Record-ID, "<urn:uuid:...>"
+	Revisit       bool   // a revisit record: the payload was archived before
+	PayloadDigest string // "sha1:" + base32 of the body
+}
+
+// Stats counts what a WARCWriter wrote since it was opened.
+type Stats struct {
+	Files     int    // WARC files started
+	Requests  int64  // request records
+	Responses int64  // response records
+	Revisits  int64  // revisit records
+	Metadata  int64  // metadata records
+	Robots    int64  // exchanges of Kind "robots"
+	Sitemaps  int64  // exchanges of Kind "sitemap"
+	Bytes     int64  // compressed bytes written, warcinfo records included
+	Syncs     uint64 // fsyncs of group commit
+}
+
+// WARCWriter writes WARC 1.1 files. It is safe for concurrent use by multiple
+// goroutines.
+type WARCWriter struct {
+	opts WARCOptions
+	db   *bolt.DB
+	fl   flusher
+	rec  *Recovery
+
+	mu      sync.Mutex // guards the fields below and the order of bytes in files
+	f       *os.File
+	name    string
+	size    int64 // bytes in f
+	records int   // records in f after its warcinfo
+	serial  int   // serial of the newest file
+	seq     uint64
+	closed  bool
+	err     error // sticky write error
+	stats   Stats
+	writes  sync.WaitGroup // commits in flight; Close waits for them
+
+	dmu        sync.Mutex
+	pending    map[string]pendingDigest // written, not yet in the index
+	durable    map[string]int64         // file → durable size, not yet in the index
+	persisting bool
+}
+
+type digestRef struct{ ID, Date, URI string }
+
+type pendingDigest struct {
+	ref digestRef
+	seq uint64
+}
+
+var (
+	bucketDigests = []byte("digests")
+	bucketFiles   = []byte("files")
+)
+
+// OpenWARC opens the WARC directory opts.Dir, creating it if needed, and its
+// payload-digest index. If the newest WARC file of an earlier run ends in a
+// torn record (a crash), it is cut after its last whole record (see Recovery);
+// a new file is started on the first write.
+func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
+	if opts.Dir == "" {
+		return nil, fmt.Errorf("storage: %w: WARCOptions.Dir is empty", ErrInvalid)
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = DefaultPrefix
+	}
+	if strings.ContainsFunc(opts.Prefix, func(r rune) bool {
+		return !(r == '.' || r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) {
+		return nil, fmt.Errorf("storage: %w: WARC prefix %q", ErrInvalid, opts.Prefix)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Software == "" {
+		opts.Software = DefaultSoftware
+	}
+	if opts.Hostname == "" {
+		opts.Hostname, _ = os.Hostname()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	db, err := bolt.Open(filepath.Join(opts.Dir, DigestIndexName), 0o644,
+		&bolt.Options{Timeout: time.Second, NoSync: opts.NoSync})
+	if err != nil {
+		return nil, fmt.Errorf("storage: digest index: %w", err)
+	}
+	w := &WARCWriter{
+		opts:    opts,
+		db:      db,
+		pending: make(map[string]pendingDigest),
+		durable: make(map[string]int64),
+	}
+	if err := w.recover(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// recover finds the newest file and cuts its torn tail.
+func (w *WARCWriter) recover() error {
+	var durable = map[string]int64{}
+	err := w.db.Update(func(tx *bolt.Tx) error {
+		if _, err := tx.CreateBucketIfNotExists(bucketDigests); err != nil {
+			return err
+		}
+		b, err := tx.CreateBucketIfNotExists(bucketFiles)
+		if err != nil {
+			return err
+		}
+		return b.ForEach(func(k, v []byte) error {
+			n, _ := strconv.ParseInt(string(v), 10, 64)
+			durable[string(k)] = n
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("storage: digest index: %w", err)
+	}
+	entries, err := os.ReadDir(w.opts.Dir)
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	newest := ""
+	for _, e := range entries {
+		if serial, ok := parseName(w.opts.Prefix, e.Name()); ok && serial >= w.serial {
+			w.serial, newest = serial, e.Name()
+		}
+	}
+	if newest == "" {
+		return nil
+	}
+	from, ok := durable[newest]
+	if !ok {
+		from = 0
+	}
+	rec, err := repairFile(filepath.Join(w.opts.Dir, newest), from, w.opts.NoSync)
+	if err != nil {
+		return err
+	}
+	if rec.Cut > 0 {
+		w.rec = &rec
+	}
+	return nil
+}
+
+// Recovery reports what OpenWARC cut from the newest file of an earlier run;
+// ok is false when that file was whole or there was none.
+func (w *WARCWriter) Recovery() (r Recovery, ok bool) {
+	if w.rec == nil {
+		return Recovery{}, false
+	}
+	return *w.rec, true
+}
+
+// fileName returns the name of WARC file number serial started at t.
+func fileName(prefix string, t time.Time, serial int) string {
+	return fmt.Sprintf("%s-%s-%05d.warc.gz", prefix, t.UTC().Format("20060102150405"), serial)
+}
+
+// parseName returns the serial of a WARC file named by fileName.
+func parseName(prefix, name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix+"-")
+	if !ok {
+		return 0, false
+	}
+	rest, ok = strings.CutSuffix(rest, ".warc.gz")
+	if !ok {
+		return 0, false
+	}
+	ts, serial, ok := strings.Cut(rest, "-")
+	if !ok || len(ts) != 14 || strings.Trim(ts, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(serial)
+	if err != nil || n < 0 || strings.Trim(serial, "0123456789") != "" {
+		return 0, false
+	}
+	return n, true
+}
+
+// Stats returns what the writer wrote so far.
+func (w *WARCWriter) Stats() Stats {
+	w.mu.Lock()
+	s := w.stats
+	w.mu.Unlock()
+	s.Syncs = w.fl.count()
+	return s
+}
+
+func (ex *Exchange) validate() error {
+	if err := validURI("target URI", ex.TargetURI); err != nil {
+		return err
+	}
+	if ex.IP != "" {
+		if _, err := netip.ParseAddr(ex.IP); err != nil {
+			return fmt.Errorf("storage: %w: IP address %q", ErrInvalid, ex.IP)
+		}
+	}
+	switch ex.Kind {
+	case "", "page", "robots", "sitemap":
+	default:
+		return fmt.Errorf("storage: %w: exchange kind %q", ErrInvalid, ex.Kind)
+	}
+	return nil
+}
+
+// validURI checks a URI that goes into a WARC header field.
+func validURI(what, s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("storage: %w: empty %s", ErrInvalid, what)
+	case len(s) > maxURILength:
+		return fmt.Errorf("storage: %w: %s longer than %d bytes", ErrInvalid, what, maxURILength)
+	case strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }):
+		return fmt.Errorf("storage: %w: %s %q holds white space or control characters", ErrInvalid, what, s)
+	}
+	return nil
+}
+
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// WriteExchange archives one fetch: a request record, then a response record,
+// or a revisit record when a non-empty, untruncated body with the same payload
+// digest was archived before by this crawl (in this run or an earlier one).
+// It returns once both records are durable on disk, or with an error; after
+// an error the records may or may not be on disk, never torn in a way a later
+// OpenWARC does not repair. It is safe for concurrent use.
+func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location, error) {
+	if err := ctx.Err(); err != nil {
+		return Location{}, err
+	}
+	if err := ex.validate(); err != nil {
+		return Location{}, err
+	}
+	reqHead, _, ok := httpHead(ex.Request, false)
+	if !ok {
+		return Location{}, fmt.Errorf("storage: %w: %s: empty request", ErrInvalid, ex.TargetURI)
+	}
+	respHead, dechunked, ok := httpHead(ex.ResponseHeader, true)
+	if !ok {
+		return Location{}, fmt.Errorf("storage: %w: %s: empty response header", ErrInvalid, ex.TargetURI)
+	}
+	date := ex.Date
+	if date.IsZero() {
+		date = w.opts.Now()
+	}
+	loc := Location{RecordID: newRecordID(), PayloadDigest: payloadDigest(ex.Body)}
+	dedup := len(ex.Body) > 0 && !ex.Truncated
+	var ref digestRef
+	if dedup {
+		var err error
+		if ref, loc.Revisit, err = w.lookup(loc.PayloadDigest); err != nil {
+			return Location{}, err
+		}
+	}
+	d := warcDate(date)
+	reqID := newRecordID()
+
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+
+	fields := make([]field, 0, 14)
+	fields = append(fields,
+		field{"WARC-Type", "request"},
+		field{"WARC-Record-ID", reqID},
+		field{"WARC-Date", d},
+		field{"WARC-Target-URI", ex.TargetURI},
+		field{"WARC-Concurrent-To", loc.RecordID})
+	if ex.IP != "" {
+		fields = append(fields, field{"WARC-IP-Address", ex.IP})
+	}
+	fields = append(fields,
+		field{"WARC-Block-Digest", blockDigest(reqHead)},
+		field{"Content-Type", "application/http;msgtype=request"})
+	head := appendHead(make([]byte, 0, 1024), fields, len(reqHead))
+	reqLen, err := appendMember(buf, head, reqHead)
+	if err != nil {
+		return Location{}, fmt.Errorf("storage: compress: %w", err)
+	}
+
+	fields = fields[:0]
+	block := [][]byte{respHead, ex.Body}
+	if loc.Revisit {
+		block = block[:1]
+		fields = append(fields,
+			field{"WARC-Type", "revisit"},
+			field{"WARC-Record-ID", loc.RecordID},
+			field{"WARC-Date", d},
+			field{"WARC-Target-URI", ex.TargetURI})
+	} else {
+		fields = append(fields,
+			field{"WARC-Type", "response"},
+			field{"WARC-Record-ID", loc.RecordID},
+			field{"WARC-Date", d},
+			field{"WARC-Target-URI", ex.TargetURI})
+	}
+	if ex.IP != "" {
+		fields = append(fields, field{"WARC-IP-Address", ex.IP})
+	}
+	if loc.Revisit {
+		fields = append(fields,
+			field{"WARC-Profile", revisitProfile},
+			field{"WARC-Refers-To", ref.ID},
+			field{"WARC-Refers-To-Target-URI", ref.URI},
+			field{"WARC-Refers-To-Date", ref.Date})
+	}
+	fields = append(fields,
+		field{"WARC-Block-Digest", blockDigest(block...)},
+		field{"WARC-Payload-Digest", loc.PayloadDigest})
+	if ex.Truncated {
+		fields = append(fields, field{"WARC-Truncated", "length"})
+	}
+	if dechunked {
+		fields = append(fields, field{"WARC-Politecrawl-Dechunked", "yes"})
+	}
+	fields = append(fields, field{"Content-Type", "application/http;msgtype=response"})
+	n := 0
+	for _, b := range block {
+		n += len(b)
+	}
+	head = appendHead(head[:0], fields, n)
+	respLen, err := appendMember(buf, head, block...)
+	if err != nil {
+		return Location{}, fmt.Errorf("storage: compress: %w", err)
+	}
+
+	var reg *pendingDigest
+	if dedup && !loc.Revisit {
+		reg = &pendingDigest{ref: digestRef{ID: loc.RecordID, Date: d, URI: ex.TargetURI}}
+	}
+	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, func(s *Stats) {
+		s.Requests++
+		if loc.Revisit {
+			s.Revisits++
+		} else {
+			s.Responses++
+		}
+		switch ex.Kind {
+		case "robots":
+			s.Robots++
+		case "sitemap":
+			s.Sitemaps++
+		}
+	})
+	if err != nil {
+		return Location{}, err
+	}
+	loc.File, loc.Offset, loc.Length = file, off+reqLen, respLen
+	return loc, nil
+}
+
+// commit appends data (whole gzip members) to the current file, starting a
+// new one first if data would take it past MaxFileSize, registers reg under
+// digest once written, and waits until data is durable. It returns the file
+// and the offset data starts at.
+func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, count func(*Stats)) (string, int64, error) {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return "", 0, ErrClosed
+	}
+	if w.err != nil {
+		err := w.err
+		w.mu.Unlock()
+		return "", 0, err
+	}
+	w.writes.Add(1)
+	defer w.writes.Done()
+	if w.f == nil || w.records > 0 && w.size+int64(len(data)) > w.opts.MaxFileSize {
+		if err := w.rotate(); err != nil {
+			w.err = err
+			w.mu.Unlock()
+			return "", 0, err
+		}
+	}
+	name, off := w.name, w.size
+	if _, err := w.f.Write(data); err != nil {
+		// The file may now end in a torn record: refuse further writes;
+		// OpenWARC repairs the file.
+		w.err = fmt.Errorf("storage: write %s: %w", name, err)
+		w.fl.fail(w.err)
+		w.mu.Unlock()
+		return "", 0, w.err
+	}
+	w.size += int64(len(data))
+	w.records++
+	w.seq++
+	seq := w.seq
+	w.stats.Bytes += int64(len(data))
+	count(&w.stats)
+	if reg != nil {
+		reg.seq = seq
+		w.dmu.Lock()
+		if _, dup := w.pending[digest]; !dup {
+			w.pending[digest] = *reg
+		}
+		w.dmu.Unlock()
+	}
+	if w.opts.NoSync {
+		w.fl.advance(seq)
+		w.markDurable(name, w.size)
+	}
+	w.mu.Unlock()
+
+	if !w.opts.NoSync {
+		err := w.fl.wait(ctx, seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
+		if err != nil {
+			return "", 0, err
+		}
+	}
+	if err := w.persist(persistBatch); err != nil {
+		return "", 0, err
+	}
+	return name, off, nil
+}
+
+// syncPoint tells the group-commit leader what to sync.
+func (w *WARCWriter) syncPoint() syncPoint {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return syncPoint{seq: w.seq, f: w.f, name: w.name, size: w.size}
+}
+
+// markDurable notes that file name is durable up to size bytes.
+func (w *WARCWriter) markDurable(name string, size int64) {
+	w.dmu.Lock()
+	if size > w.durable[name] {
+		w.durable[name] = size
+	}
+	w.dmu.Unlock()
+}
+
+// rotate closes the current file, synced, and starts the next with its
+// warcinfo record. w.mu is held.
+func (w *WARCWriter) rotate() error {
+	if err := w.closeFile(); err != nil {
+		return err
+	}
+	now := w.opts.Now()
+	w.serial++
+	name := fileName(w.opts.Prefix, now, w.serial)
+	path := filepath.Join(w.opts.Dir, name)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	info := w.warcinfo(name, now)
+	if _, err := f.Write(info); err != nil {
+		f.Close()
+		return fmt.Errorf("storage: write %s: %w", name, err)
+	}
+	if !w.opts.NoSync {
+		// The warcinfo record is synced with the first records; the
+		// directory entry must be durable before any record is acknowledged.
+		if err := syncDir(w.opts.Dir); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	w.f, w.name, w.size, w.records = f, name, int64(len(info)), 0
+	w.stats.Files++
+	w.stats.Bytes += int64(len(info))
+	return nil
+}
+
+// closeFile syncs and closes the current file, if any. w.mu is held.
+func (w *WARCWriter) closeFile() error {
+	if w.f == nil {
+		return nil
+	}
+	if !w.opts.NoSync {
+		if err := w.f.Sync(); err != nil {
+			w.fl.fail(fmt.Errorf("storage: sync %s: %w", w.name, err))
+			return fmt.Errorf("storage: sync %s: %w", w.name, err)
+		}
+	}
+	err := w.f.Close()
+	w.fl.advance(w.seq)
+	w.markDurable(w.name, w.size)
+	w.f = nil
+	if err != nil {
+		return fmt.Errorf("storage: close %s: %w", w.name, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("storage: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// warcinfo returns the gzip member of the warcinfo record opening file name.
+func (w *WARCWriter) warcinfo(name string, now time.Time) []byte {
+	var block bytes.Buffer
+	add := func(k, v string) {
+		block.WriteString(k)
+		block.WriteString(": ")
+		block.WriteString(cleanValue(v))
+		block.WriteString("\r\n")
+	}
+	add("software", w.opts.Software)
+	add("format", "WARC File Format 1.1")
+	add("conformsTo", "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
+	if w.opts.Hostname != "" {
+		add("hostname", w.opts.Hostname)
+	}
+	if w.opts.Operator != "" {
+		add("operator", w.opts.Operator)
+	}
+	add("robots", "obey")
+	keys := make([]string, 0, len(w.opts.Config))
+	for k := range w.opts.Config {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		add(fieldName(k), w.opts.Config[k])
+	}
+	head := appendHead(nil, []field{
+		{"WARC-Type", "warcinfo"},
+		{"WARC-Record-ID", newRecordID()},
+		{"WARC-Date", warcDate(now)},
+		{"WARC-Filename", name},
+		{"WARC-Block-Digest", blockDigest(block.Bytes())},
+		{"Content-Type", "application/warc-fields"},
+	}, block.Len())
+	var out bytes.Buffer
+	appendMember(&out, head, block.Bytes()) // writes to memory: cannot fail
+	return out.Bytes()
+}
+
+// fieldName makes k a valid field name: characters other than letters,
+// digits, '-', '_' and '.' become '-'.
+func fieldName(k string) string {
+	if k == "" {
+		return "-"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '-'
+	}, k)
+}
+
+// lookup finds the record that archived payload digest d first.
+func (w *WARCWriter) lookup(d string) (digestRef, bool, error) {
+	w.dmu.Lock()
+	p, ok := w.pending[d]
+	w.dmu.Unlock()
+	if ok {
+		return p.ref, true, nil
+	}
+	var ref digestRef
+	err := w.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketDigests).Get([]byte(d))
+		if v == nil {
+			return nil
+		}
+		parts := strings.SplitN(string(v), "\n", 3)
+		if len(parts) == 3 {
+			ref, ok = digestRef{ID: parts[0], Date: parts[1], URI: parts[2]}, true
+		}
+		return nil
+	})
+	if err != nil {
+		return digestRef{}, false, fmt.Errorf("storage: digest index: %w", err)
+	}
+	return ref, ok, nil
+}
+
+// persistBatch is how many durable digests wait in memory before a write
+// moves them into the index. Losing them in a crash costs only that their
+// payloads are archived in full once more after the restart.
+const persistBatch = 256
+
+// persist moves durable digests and file sizes into the index in one
+// transaction when at least min digests are waiting. It returns at once when
+// another goroutine is persisting; what it leaves is taken by a later call.
+func (w *WARCWriter) persist(min int) error {
+	synced := w.fl.durableSeq()
+	w.dmu.Lock()
+	if w.persisting || len(w.pending) < min || len(w.pending) == 0 && len(w.durable) == 0 {
+		w.dmu.Unlock()
+		return nil
+	}
+	digests := make(map[string]pendingDigest)
+	for d, p := range w.pending {
+		if p.seq <= synced {
+			digests[d] = p
+		}
+	}
+	if len(digests) < min {
+		w.dmu.Unlock()
+		return nil
+	}
+	w.persisting = true
+	files := w.durable
+	w.durable = make(map[string]int64)
+	w.dmu.Unlock()
+
+	err := w.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDigests)
+		for d, p := range digests {
+			if b.Get([]byte(d)) != nil {
+				continue // the first record of a payload stays the reference
+			}
+			v := p.ref.ID + "\n" + p.ref.Date + "\n" + p.ref.URI
+			if err := b.Put([]byte(d), []byte(v)); err != nil {
+				return err
+			}
+		}
+		fb := tx.Bucket(bucketFiles)
+		for name, size := range files {
+			if err := fb.Put([]byte(name), strconv.AppendInt(nil, size, 10)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+
+	w.dmu.Lock()
+	w.persisting = false
+	if err == nil {
+		for d, p := range digests {
+			if q, ok := w.pending[d]; ok && q.seq == p.seq {
+				delete(w.pending, d)
+			}
+		}
+	} else {
+		for name, size := range files {
+			if size > w.durable[name] {
+				w.durable[name] = size
+			}
+		}
+	}
+	w.dmu.Unlock()
+	if err != nil {
+		return fmt.Errorf("storage: digest index: %w", err)
+	}
+	return nil
+}
+
+// Close waits for writes in flight, syncs and closes the current file and
+// the digest index. Writes after Close return ErrClosed; Close again returns
+// nil.
+func (w *WARCWriter) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	w.mu.Unlock()
+	w.writes.Wait()
+
+	w.mu.Lock()
+	err := w.closeFile()
+	w.mu.Unlock()
+	if perr := w.persist(0); perr != nil && err == nil {
+		err = perr
+	}
+	if cerr := w.db.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("storage: digest index: %w", cerr)
+	}
+	return err
+}
