@@ -1,0 +1,399 @@
+package frontier
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The model is the frontier's specification in maps and slices, with no persistence.
+// TestModel runs random operations against both and requires them to agree.
+
+type mEntry struct {
+	e        Entry
+	seq      int
+	attempts int
+}
+
+type mHost struct {
+	name    string
+	id      int
+	ready   int64
+	queue   []*mEntry // in lease order
+	leased  []*mEntry
+	parked  string
+	done    int64
+	failed  int64
+	skipped int64
+	errors  int64
+}
+
+func (h *mHost) available() int { return len(h.queue) - len(h.leased) }
+
+type model struct {
+	opts     Options
+	inFlight int
+	hosts    map[string]*mHost
+	seen     map[string]bool
+	counters map[string]int64
+	seq      int
+	leases   map[*Lease]*mEntry
+	parked   map[string]string
+}
+
+func newModel(opts Options) *model {
+	return &model{
+		opts: opts, inFlight: max(opts.MaxInFlightPerHost, 1),
+		hosts: map[string]*mHost{}, seen: map[string]bool{}, counters: map[string]int64{},
+		leases: map[*Lease]*mEntry{}, parked: map[string]string{},
+	}
+}
+
+func (m *model) add(e Entry) bool {
+	if m.opts.MaxDepth > 0 && e.Depth > m.opts.MaxDepth {
+		m.counters[pRefused+RefusedDepth]++
+		return false
+	}
+	name, err := hostOf(e.URL)
+	if err != nil || len(e.URL) > MaxURLSize {
+		m.counters[pRefused+RefusedURL]++
+		return false
+	}
+	if m.seen[e.URL] {
+		m.counters[cDuplicate]++
+		return false
+	}
+	if m.opts.MaxTotal > 0 && m.counters[cAdded] >= int64(m.opts.MaxTotal) {
+		m.counters[pRefused+RefusedTotal]++
+		return false
+	}
+	h := m.hosts[name]
+	if m.opts.MaxQueuedPerHost > 0 && h != nil && len(h.queue) >= m.opts.MaxQueuedPerHost {
+		m.counters[pRefused+RefusedHostQueue]++
+		return false
+	}
+	if h == nil {
+		h = &mHost{name: name, id: len(m.hosts), parked: m.parked[name]}
+		m.hosts[name] = h
+	}
+	m.seen[e.URL] = true
+	m.seq++
+	h.queue = append(h.queue, &mEntry{e: e, seq: m.seq})
+	slices.SortStableFunc(h.queue, func(a, b *mEntry) int {
+		return cmp.Or(
+			cmp.Compare(b.e.Priority, a.e.Priority),
+			cmp.Compare(a.e.Depth, b.e.Depth),
+			cmp.Compare(a.seq, b.seq))
+	})
+	m.counters[cAdded]++
+	return true
+}
+
+func (m *model) leased() int { return len(m.leases) }
+
+// next returns the entry and host to lease at now, or the wait time, or ErrDone.
+func (m *model) next(now int64) (*mHost, *mEntry, int64, error) {
+	var best *mHost
+	for _, h := range m.hosts {
+		if h.parked != "" || h.available() == 0 || len(h.leased) >= m.inFlight {
+			continue
+		}
+		if best == nil || h.ready < best.ready || h.ready == best.ready && h.id < best.id {
+			best = h
+		}
+	}
+	if best == nil {
+		if m.leased() == 0 {
+			return nil, nil, 0, ErrDone
+		}
+		return nil, nil, 0, nil
+	}
+	if best.ready > now {
+		return nil, nil, best.ready, nil
+	}
+	for _, e := range best.queue {
+		if !slices.Contains(best.leased, e) {
+			return best, e, 0, nil
+		}
+	}
+	panic("model: available host without entry")
+}
+
+func (m *model) done(l *Lease, o Outcome, now int64) {
+	e := m.leases[l]
+	delete(m.leases, l)
+	h := m.hosts[l.Host]
+	h.leased = slices.DeleteFunc(h.leased, func(x *mEntry) bool { return x == e })
+	ready := now
+	if !o.HostReady.IsZero() {
+		ready = o.HostReady.UnixNano()
+	}
+	kind, why := o.Kind, o.Reason
+	if kind == Retry {
+		attempts := e.attempts + 1
+		if o.NoAttempt {
+			attempts = e.attempts
+		}
+		if attempts >= cmp.Or(m.opts.MaxAttempts, 3) {
+			kind, why = Failed, cmp.Or(why, "attempts")
+		} else {
+			e.attempts = attempts
+			if !o.RetryAt.IsZero() && o.RetryAt.UnixNano() > ready {
+				ready = o.RetryAt.UnixNano()
+			}
+		}
+	}
+	switch kind {
+	case Finished:
+		h.done++
+		m.counters[cDone]++
+	case Failed:
+		h.failed++
+		m.counters[pFailed+cmp.Or(why, "error")]++
+	case Skipped:
+		h.skipped++
+		m.counters[pSkipped+cmp.Or(why, "skipped")]++
+	}
+	if kind != Retry {
+		h.queue = slices.DeleteFunc(h.queue, func(x *mEntry) bool { return x == e })
+	}
+	switch {
+	case o.Error:
+		h.errors++
+	case kind == Finished:
+		h.errors = 0
+	}
+	h.ready = ready
+	for _, link := range o.Links {
+		m.add(link)
+	}
+}
+
+func (m *model) reopen() {
+	for _, h := range m.hosts {
+		h.leased = nil
+		h.parked = ""
+	}
+	clear(m.leases)
+	clear(m.parked)
+}
+
+func (m *model) stats(now int64) Stats {
+	s := Stats{
+		Leased: m.leased(), Added: m.counters[cAdded], Duplicates: m.counters[cDuplicate],
+		Done: m.counters[cDone], Failed: map[string]int64{}, Skipped: map[string]int64{},
+		Refused: map[string]int64{}, Hosts: len(m.hosts),
+	}
+	for k, v := range m.counters {
+		for p, dst := range map[string]map[string]int64{pFailed: s.Failed, pSkipped: s.Skipped, pRefused: s.Refused} {
+			if len(k) > len(p) && k[:len(p)] == p {
+				dst[k[len(p):]] += v
+			}
+		}
+	}
+	for _, h := range m.hosts {
+		a := int64(h.available())
+		switch {
+		case h.parked != "":
+			s.Parked += a
+			s.Skipped[h.parked] += a
+			if a > 0 {
+				s.HostsParked++
+			}
+		case a > 0:
+			s.Queued += a
+			if h.ready <= now && len(h.leased) < m.inFlight {
+				s.HostsReady++
+			} else {
+				s.HostsWaiting++
+			}
+		}
+	}
+	return s
+}
+
+func (m *model) hostStats(h *mHost) HostStats {
+	hs := HostStats{
+		Host: h.name, Queued: int64(h.available()), Leased: len(h.leased), Done: h.done,
+		Failed: h.failed, Skipped: h.skipped, ConsecutiveErrors: h.errors, Parked: h.parked,
+	}
+	if h.ready != 0 {
+		hs.Ready = time.Unix(0, h.ready)
+	}
+	return hs
+}
+
+func TestModel(t *testing.T) {
+	optionSets := []Options{
+		{},
+		{MaxInFlightPerHost: 2, MaxAttempts: 2},
+		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40},
+	}
+	for seed := range uint64(12) {
+		opts := optionSets[seed%uint64(len(optionSets))]
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { runModel(t, seed, opts, 400) })
+	}
+}
+
+func runModel(t *testing.T, seed uint64, opts Options, steps int) {
+	rng := rand.New(rand.NewPCG(seed, 42))
+	ctx := context.Background()
+	c := newClock()
+	opts.Now = c.Now
+	opts.NoSync = true
+	path := filepath.Join(t.TempDir(), "frontier.db")
+	f, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { f.Close() }()
+	m := newModel(opts)
+	hostNames := []string{"http://a.test", "https://a.test", "http://b.test:8080", "http://c.test", "http://d.test"}
+	randEntry := func() Entry {
+		if rng.IntN(30) == 0 {
+			return Entry{URL: []string{"/relative", "http://[bad", "mailto:x@y"}[rng.IntN(3)]}
+		}
+		return Entry{
+			URL:      fmt.Sprintf("%s/p%d", hostNames[rng.IntN(len(hostNames))], rng.IntN(60)),
+			Depth:    rng.IntN(4),
+			Priority: rng.IntN(3) - 1,
+			Kind:     uint8(rng.IntN(3)),
+			Hops:     rng.IntN(2),
+		}
+	}
+	randEntries := func(max int) []Entry {
+		es := make([]Entry, rng.IntN(max+1))
+		for i := range es {
+			es[i] = randEntry()
+		}
+		return es
+	}
+	var outstanding []*Lease
+	for step := range steps {
+		now := c.Now().UnixNano()
+		var what string
+		switch r := rng.IntN(100); {
+		case r < 20:
+			es := randEntries(6)
+			what = fmt.Sprintf("Add(%d)", len(es))
+			want := 0
+			for _, e := range es {
+				if m.add(e) {
+					want++
+				}
+			}
+			got, err := f.Add(ctx, es...)
+			if err != nil || got != want {
+				t.Fatalf("step %d %s: got %d, %v; want %d", step, what, got, err, want)
+			}
+		case r < 55:
+			what = "Next"
+			mh, me, mwait, merr := m.next(now)
+			l, wait, err := tryNext(f)
+			switch {
+			case merr != nil || err != nil:
+				if !errors.Is(err, merr) {
+					t.Fatalf("step %d Next: got err %v, want %v", step, err, merr)
+				}
+			case me == nil:
+				if l != nil || wait.UnixNano() != mwait && !(wait.IsZero() && mwait == 0) {
+					t.Fatalf("step %d Next: got %v wait %v, want no lease, wait %d", step, l, wait, mwait)
+				}
+			default:
+				if l == nil || l.Entry != me.e || l.Host != mh.name || l.Attempt != me.attempts+1 {
+					t.Fatalf("step %d Next: got %+v, want %+v host %s attempt %d", step, l, me.e, mh.name, me.attempts+1)
+				}
+				mh.leased = append(mh.leased, me)
+				m.leases[l] = me
+				outstanding = append(outstanding, l)
+			}
+		case r < 80 && len(outstanding) > 0:
+			i := rng.IntN(len(outstanding))
+			l := outstanding[i]
+			outstanding = slices.Delete(outstanding, i, i+1)
+			o := Outcome{Kind: OutcomeKind(rng.IntN(4)), Error: rng.IntN(3) == 0, Links: randEntries(4)}
+			if o.Kind != Finished && rng.IntN(2) == 0 {
+				o.Reason = []string{"robots", "scope", "limit"}[rng.IntN(3)]
+			}
+			if rng.IntN(2) == 0 {
+				o.HostReady = c.Now().Add(time.Duration(rng.IntN(5)) * time.Second)
+			}
+			if o.Kind == Retry {
+				o.NoAttempt = rng.IntN(4) == 0
+				if rng.IntN(2) == 0 {
+					o.RetryAt = c.Now().Add(time.Duration(rng.IntN(10)) * time.Second)
+				}
+			}
+			what = fmt.Sprintf("Done(%s, %v)", l.URL, o.Kind)
+			m.done(l, o, now)
+			if err := f.Done(ctx, l, o); err != nil {
+				t.Fatalf("step %d %s: %v", step, what, err)
+			}
+		case r < 88:
+			d := time.Duration(rng.IntN(4)) * time.Second
+			what = fmt.Sprintf("Advance(%v)", d)
+			c.Advance(d)
+		case r < 92:
+			name := hostNames[rng.IntN(len(hostNames))]
+			what = "Park(" + name + ")"
+			m.parked[name] = "robots"
+			if h := m.hosts[name]; h != nil {
+				h.parked = "robots"
+			}
+			if err := f.Park(ctx, name, "robots"); err != nil {
+				t.Fatal(err)
+			}
+		case r < 95:
+			name := hostNames[rng.IntN(len(hostNames))]
+			what = "SetHostReady(" + name + ")"
+			at := c.Now().Add(time.Duration(rng.IntN(5)) * time.Second)
+			err := f.SetHostReady(name, at)
+			if h := m.hosts[name]; h != nil {
+				h.ready = at.UnixNano()
+				if err != nil {
+					t.Fatalf("step %d %s: %v", step, what, err)
+				}
+			} else if !errors.Is(err, ErrUnknownHost) {
+				t.Fatalf("step %d %s: got %v, want ErrUnknownHost", step, what, err)
+			}
+		default:
+			what = "reopen"
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if f, err = Open(path, opts); err != nil {
+				t.Fatal(err)
+			}
+			if s := f.Stats(); s.Recovered != len(outstanding) {
+				t.Fatalf("step %d reopen: Recovered %d, want %d", step, s.Recovered, len(outstanding))
+			}
+			m.reopen()
+			outstanding = nil
+		}
+		now = c.Now().UnixNano()
+		got, want := f.Stats(), m.stats(now)
+		got.Recovered = 0
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+			t.Fatalf("step %d after %s: Stats\n\tgot  %+v\n\twant %+v", step, what, got, want)
+		}
+		if step%10 == 0 {
+			var gotHosts, wantHosts []HostStats
+			for hs := range f.Hosts() {
+				gotHosts = append(gotHosts, hs)
+			}
+			for _, name := range slices.Sorted(maps.Keys(m.hosts)) {
+				wantHosts = append(wantHosts, m.hostStats(m.hosts[name]))
+			}
+			if fmt.Sprint(gotHosts) != fmt.Sprint(wantHosts) {
+				t.Fatalf("step %d after %s: Hosts\n\tgot  %v\n\twant %v", step, what, gotHosts, wantHosts)
+			}
+		}
+	}
+}
