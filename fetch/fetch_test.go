@@ -475,7 +475,7 @@ func TestTLS(t *testing.T) {
 		fmt.Fprintf(w, "proto=%s", r.Proto)
 	}))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the untrusting client's handshake fails on purpose
-	srv.EnableHTTP2 = true // the server offers h2; the client must stay on HTTP/1.1
+	srv.EnableHTTP2 = true                           // the server offers h2; the client must stay on HTTP/1.1
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	resolve := map[string]string{"example.com:443": addr(srv)}
