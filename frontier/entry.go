@@ -177,3 +177,6 @@ func decodeEntry(b []byte) (e Entry, attempts int, err error) {
 	}
 	return e, int(a), nil
 }
+
+// hostIDOf returns the host id at the start of a queue key.
+func hostIDOf(key []byte) uint64 { return binary.BigEndian.Uint64(key) }

@@ -1,0 +1,267 @@
+package frontier
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+const (
+	crashEnvDB  = "FRONTIER_CRASH_DB"
+	crashEnvRun = "FRONTIER_CRASH_RUN"
+)
+
+// TestCrashChild is the process TestCrash kills. It adds, leases and finishes URLs in
+// a loop with 8 workers and reports each operation on stdout once it has returned:
+// "A url" added, "L url" leased, "D url" about to call Done, "F url" removed from the
+// queue (finished, failed, skipped), "R url" kept for a retry.
+func TestCrashChild(t *testing.T) {
+	path := os.Getenv(crashEnvDB)
+	if path == "" {
+		t.Skip("run by TestCrash")
+	}
+	run, _ := strconv.Atoi(os.Getenv(crashEnvRun))
+	// Never outlive a parent that failed to kill us.
+	time.AfterFunc(20*time.Second, func() { os.Exit(3) })
+	var outMu sync.Mutex
+	report := func(lines ...string) {
+		var b bytes.Buffer
+		for _, l := range lines {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		outMu.Lock()
+		os.Stdout.Write(b.Bytes())
+		outMu.Unlock()
+	}
+	f, err := Open(path, Options{MaxInFlightPerHost: 1 + run%2})
+	if err != nil {
+		report("E " + err.Error())
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	var seedMu sync.Mutex
+	seedBatch := 0
+	addSeeds := func() {
+		seedMu.Lock()
+		defer seedMu.Unlock()
+		seedBatch++
+		var es []Entry
+		var lines []string
+		for i := range 40 {
+			u := fmt.Sprintf("http://s%d.test/r%d-b%d-%d", i%20, run, seedBatch, i)
+			es = append(es, Entry{URL: u, Priority: 1})
+			lines = append(lines, "A "+u)
+		}
+		if _, err := f.Add(ctx, es...); err != nil {
+			report("E " + err.Error())
+			os.Exit(2)
+		}
+		report(lines...)
+	}
+	addSeeds()
+	report("ready")
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(run), uint64(w)))
+			for i := 0; ; i++ {
+				l, err := f.Next(ctx)
+				if errors.Is(err, ErrDone) {
+					addSeeds()
+					continue
+				}
+				if err != nil {
+					report("E " + err.Error())
+					os.Exit(2)
+				}
+				report("L " + l.URL)
+				var o Outcome
+				var lines []string
+				switch r := rng.IntN(100); {
+				case r < 70:
+					for j := range 3 {
+						u := fmt.Sprintf("http://h%d.test/r%d-w%d-%d-%d", rng.IntN(30), run, w, i, j)
+						o.Links = append(o.Links, Entry{URL: u, Depth: l.Depth + 1, FoundOn: l.URL})
+						lines = append(lines, "A "+u)
+					}
+				case r < 85:
+					o.Kind = Retry
+				case r < 95:
+					o.Kind, o.Reason = Skipped, "robots"
+				default:
+					o.Kind = Failed
+				}
+				report("D " + l.URL)
+				if err := f.Done(ctx, l, o); err != nil {
+					report("E " + err.Error())
+					os.Exit(2)
+				}
+				if o.Kind == Retry && l.Attempt < 3 {
+					lines = append(lines, "R "+l.URL)
+				} else {
+					lines = append(lines, "F "+l.URL)
+				}
+				report(lines...)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestCrash kills TestCrashChild with SIGKILL at random moments 20 times and checks,
+// after each kill, that no acknowledged URL is lost, no finished URL is queued or
+// handed out again, every URL leased at the crash is queued again, and the per-host
+// counts agree with the queue.
+func TestCrash(t *testing.T) {
+	if os.Getenv(crashEnvDB) != "" {
+		t.Skip("in the child")
+	}
+	path := filepath.Join(t.TempDir(), "frontier.db")
+	// The kill points are random; FRONTIER_CRASH_SEED replays a seed.
+	seed := uint64(1)
+	if s, err := strconv.ParseUint(os.Getenv("FRONTIER_CRASH_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	added := map[string]bool{}
+	finished := map[string]bool{}
+	for run := range 20 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+		cmd.Env = append(os.Environ(), crashEnvDB+"="+path, crashEnvRun+"="+strconv.Itoa(run))
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if sc.Text() == "ready" {
+				break
+			}
+		}
+		// Kill after a random number of reported operations (or at once).
+		kills := 0
+		if n := rng.IntN(600); n > 0 {
+			for sc.Scan() {
+				lines = append(lines, sc.Text())
+				if kills++; kills >= n {
+					break
+				}
+			}
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		cmd.Wait()
+
+		leased := map[string]bool{}  // leased, Done not called: must be requeued
+		inDoubt := map[string]bool{} // Done called, not returned: either way
+		for _, line := range lines {
+			op, u, _ := strings.Cut(line, " ")
+			switch op {
+			case "E":
+				t.Fatalf("run %d: child error: %s", run, u)
+			case "A":
+				added[u] = true
+			case "L":
+				if finished[u] {
+					t.Fatalf("run %d: finished URL %s leased again", run, u)
+				}
+				leased[u] = true
+			case "D":
+				delete(leased, u)
+				inDoubt[u] = true
+			case "R":
+				delete(inDoubt, u)
+			case "F":
+				delete(inDoubt, u)
+				finished[u] = true
+			}
+		}
+		checkAfterCrash(t, run, path, added, finished, leased, inDoubt)
+	}
+	t.Logf("%d URLs added, %d finished over 20 kills", len(added), len(finished))
+}
+
+func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased, inDoubt map[string]bool) {
+	t.Helper()
+	f, err := Open(path, Options{})
+	if err != nil {
+		t.Fatalf("run %d: Open after kill: %v", run, err)
+	}
+	defer f.Close()
+	queued := map[string]bool{}
+	perHost := map[uint64]int64{}
+	err = f.db.View(func(tx *bolt.Tx) error {
+		if n := tx.Bucket(bucketLeases).Stats().KeyN; n != 0 {
+			return fmt.Errorf("%d leases left after Open", n)
+		}
+		seen := tx.Bucket(bucketSeen)
+		return tx.Bucket(bucketQueue).ForEach(func(k, v []byte) error {
+			e, _, err := decodeEntry(v)
+			if err != nil {
+				return err
+			}
+			queued[e.URL] = true
+			perHost[hostIDOf(k)]++
+			if fp := fingerprint(e.URL); seen.Get(fp[:]) == nil {
+				return fmt.Errorf("queued URL %s not in the seen set", e.URL)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatalf("run %d: %v", run, err)
+	}
+	for u := range inDoubt {
+		if !queued[u] {
+			finished[u] = true // its Done committed
+		}
+	}
+	for u := range added {
+		if finished[u] && queued[u] {
+			t.Fatalf("run %d: finished URL %s is queued", run, u)
+		}
+		if !finished[u] && !queued[u] {
+			t.Fatalf("run %d: added URL %s lost", run, u)
+		}
+	}
+	for u := range leased {
+		if !queued[u] {
+			t.Fatalf("run %d: URL %s leased at the crash not requeued", run, u)
+		}
+	}
+	var total int64
+	for h := range f.Hosts() {
+		id := f.hosts[h.Host].rec.id
+		if h.Queued != perHost[id] {
+			t.Fatalf("run %d: host %s counts %d queued, queue holds %d", run, h.Host, h.Queued, perHost[id])
+		}
+		total += h.Queued
+	}
+	if s := f.Stats(); s.Queued != total || s.Queued != int64(len(queued)) {
+		t.Fatalf("run %d: Stats.Queued %d, hosts %d, queue %d", run, s.Queued, total, len(queued))
+	}
+}
