@@ -1,0 +1,43 @@
+package extract
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+)
+
+// charsetDecode returns body as valid UTF-8 together with the WHATWG name of the
+// encoding it was read in. The encoding comes, in this order, from a byte order mark,
+// the charset parameter of contentType, a <meta charset> or <meta http-equiv> in the
+// first 1024 bytes, UTF-8 if those bytes are valid UTF-8 with non-ASCII in them, and
+// windows-1252 otherwise (the HTML standard's algorithm, as implemented by
+// golang.org/x/net/html/charset). Bytes that are invalid in the encoding become U+FFFD;
+// decoding never fails. When body is already valid UTF-8 it is returned as it is.
+func charsetDecode(body []byte, contentType string) ([]byte, string) {
+	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	if name == "utf-8" || enc == encoding.Nop {
+		body = bytes.TrimPrefix(body, charsetUTF8BOM)
+		if utf8.Valid(body) {
+			return body, "utf-8"
+		}
+		return bytes.ToValidUTF8(body, charsetReplacement), "utf-8"
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		// x/text decoders replace bad input rather than fail; should one fail anyway,
+		// keep the page readable as UTF-8 with replacements.
+		return bytes.ToValidUTF8(body, charsetReplacement), name
+	}
+	out = bytes.TrimPrefix(out, charsetUTF8BOM) // a UTF-16 BOM decodes to U+FEFF
+	if !utf8.Valid(out) {
+		out = bytes.ToValidUTF8(out, charsetReplacement)
+	}
+	return out, name
+}
+
+var (
+	charsetUTF8BOM     = []byte{0xEF, 0xBB, 0xBF}
+	charsetReplacement = []byte("\uFFFD")
+)

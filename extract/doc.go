@@ -1,0 +1,32 @@
+// Package extract finds what a fetched document points to and what it says about
+// itself: links, metadata, robots directives and main text of HTML pages (parsed with
+// goquery), URLs of sitemaps and feeds, and the canonical form every URL takes before
+// it reaches the frontier, with the scope rules that keep a crawl where its user wants
+// it.
+//
+// Everything here parses bytes the caller already has and never fetches: the engine
+// does the I/O through robots and politeness, then hands the body over.
+//
+// # Canonical URLs
+//
+// [URLRules.Canonical] (or [Canonical] with [DefaultURLRules]) is the one function
+// every URL goes through before deduplication; [URLRules.Resolve] resolves an href as a
+// browser does and canonicalises the result; [Authority] gives the "scheme://host[:port]"
+// key of hosts. Only http and https URLs have a canonical form.
+//
+// # HTML
+//
+// [HTML] returns a [Page]: links from a, area, link (canonical, alternate, next, prev),
+// iframe and frame elements, resolved against <base href>; title, language, canonical
+// URL, description, optionally the main text; and the robots [Directives] of meta tags
+// and the X-Robots-Tag header ([RobotsTag] reads the header alone).
+//
+// # Caveats
+//
+// Bad input never panics and never fails a page: invalid bytes become U+FFFD, broken
+// markup is parsed as browsers parse it, and hrefs that cannot be used are counted in
+// Page.Skipped by reason. Documents nested deeper than 512 elements, which
+// golang.org/x/net/html refuses to build, are read by a token scan instead
+// (Page.Fallback). Functions and methods are safe for simultaneous use by multiple
+// goroutines; returned values share no memory with their inputs.
+package extract

@@ -1,0 +1,336 @@
+package extract
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+// Defaults used when the HTMLOptions field is zero.
+const (
+	DefaultMaxLinks     = 10000   // links kept per page
+	DefaultMaxTextBytes = 1 << 20 // bytes of main text kept per page (1 MiB)
+)
+
+// htmlMaxAnchorText bounds the anchor text kept per link, in bytes.
+const htmlMaxAnchorText = 512
+
+// HTMLOptions tunes HTML. The zero value extracts links, metadata and directives with
+// the default limits and no text.
+type HTMLOptions struct {
+	// Agent is the crawler's product token ("ExampleBot"), or a whole User-Agent value
+	// whose leading token is used. <meta name="ExampleBot"> and "examplebot:" lines of
+	// X-Robots-Tag apply to it, case-insensitively. Empty means only directives for all
+	// robots apply.
+	Agent string
+	// WithText asks for Page.Text, the main visible text.
+	WithText bool
+	// MaxTextBytes bounds Page.Text in bytes (cut at a character boundary); zero means
+	// DefaultMaxTextBytes.
+	MaxTextBytes int
+	// MaxLinks bounds len(Page.Links); links past it are counted in Page.Skipped["limit"].
+	// Zero means DefaultMaxLinks.
+	MaxLinks int
+}
+
+// Page is what an HTML document says about itself and what it points to. Strings are
+// valid UTF-8 with white space collapsed, "" when the page has none.
+type Page struct {
+	Title       string `json:"title,omitempty"`       // the first <title> outside SVG and MathML
+	Lang        string `json:"lang,omitempty"`        // <html lang>, else <meta http-equiv="content-language">, else the Content-Language header
+	Canonical   string `json:"canonical,omitempty"`   // <link rel="canonical" href> resolved like Links, "" if absent or unusable
+	Description string `json:"description,omitempty"` // <meta name="description">, else <meta property="og:description">
+	Text        string `json:"text,omitempty"`        // the main visible text when HTMLOptions.WithText; paragraphs separated by "\n"
+	Base        string `json:"base,omitempty"`        // the <base href> links resolve against, resolved itself; "" when absent or unusable
+	// Links are the outgoing links in document order, at most HTMLOptions.MaxLinks.
+	Links []Link `json:"links,omitempty"`
+	// Robots are the directives of <meta name="robots">, <meta name=AGENT> and the
+	// X-Robots-Tag header, merged. Robots.NoFollow means no link of the page may enter
+	// the frontier; Links are returned all the same, for the caller to log.
+	Robots Directives `json:"robots"`
+	// Skipped counts the hrefs not returned in Links, by reason: "empty", "fragment"
+	// (same-document "#..."), "javascript", "mailto", "tel", "data", "scheme" (another
+	// non-http scheme), "malformed" (cannot be resolved to an http or https URL) and
+	// "limit" (past MaxLinks). nil when nothing was skipped.
+	Skipped map[string]int `json:"skipped,omitempty"`
+	// Charset is the WHATWG name of the encoding the body was read in, such as "utf-8"
+	// or "windows-1252".
+	Charset string `json:"charset"`
+	// Fallback is true when the document could not be built as a tree (elements nested
+	// deeper than 512, which golang.org/x/net/html refuses) and was read by a token scan
+	// instead: links, metadata and directives are still found, but the text heuristic
+	// has no tree to prefer <main> or <article> by.
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// Link is one outgoing reference of a page.
+type Link struct {
+	// URL is absolute, resolved against the page's <base href> or the page URL and
+	// normalised as (*URLRules)(nil).Canonical does: no parameter is stripped yet, so
+	// pass it through the crawl's URLRules before it reaches the frontier.
+	URL string `json:"url"`
+	// Tag is the element it came from: "a", "area", "link", "iframe" or "frame".
+	Tag string `json:"tag"`
+	// Rel holds the lower-case rel values, such as "nofollow", "ugc", "sponsored",
+	// "canonical" or "alternate"; nil when there are none.
+	Rel []string `json:"rel,omitempty"`
+	// Text is the anchor text (for "a": its text, else the alt of an image inside, else
+	// its title; for "area": alt), white space collapsed, at most 512 bytes.
+	Text string `json:"text,omitempty"`
+	// NoFollow reports rel="nofollow": the page asks that this link not be followed.
+	NoFollow bool `json:"nofollow,omitempty"`
+}
+
+// HTML extracts links, metadata, robots directives and optionally text from an HTML
+// document. pageURL is the URL the body was fetched from (after redirects); header is
+// the response header (Content-Type, Content-Language and X-Robots-Tag are read; nil is
+// allowed); body is the raw, already decompressed response body. HTML parses, never
+// fetches.
+//
+// Bad markup and bad bytes never fail a page: the body is decoded as charsetDecode
+// describes, invalid bytes become U+FFFD, and markup is parsed as browsers parse it. The
+// only error is a pageURL that is nil or not an absolute http or https URL with a valid
+// host (a *URLError with Op "html"), because links could not be resolved against it.
+//
+// HTML is safe for simultaneous use by multiple goroutines. Its time and memory are
+// linear in len(body); the returned Page shares no memory with body.
+func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (*Page, error) {
+	if pageURL == nil {
+		return nil, canonErr("html", "", ErrRelative)
+	}
+	base, err := (*URLRules)(nil).canonParse(pageURL.String())
+	if err != nil {
+		return nil, canonErr("html", pageURL.String(), err)
+	}
+	if opts.MaxLinks <= 0 {
+		opts.MaxLinks = DefaultMaxLinks
+	}
+	if opts.MaxTextBytes <= 0 {
+		opts.MaxTextBytes = DefaultMaxTextBytes
+	}
+	text, cs := charsetDecode(body, header.Get("Content-Type"))
+	p := &Page{Charset: cs}
+	root, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		p.Fallback = true
+		htmlTokenScan(p, &base, text, opts)
+	} else {
+		htmlFromTree(p, &base, goquery.NewDocumentFromNode(root), opts)
+	}
+	p.Robots = p.Robots.Merge(RobotsTag(header, opts.Agent))
+	if p.Lang == "" {
+		lang, _, _ := strings.Cut(header.Get("Content-Language"), ",")
+		p.Lang = strings.TrimSpace(lang)
+	}
+	return p, nil
+}
+
+// htmlFromTree fills p from a parsed document.
+func htmlFromTree(p *Page, page *canonParts, doc *goquery.Document, opts HTMLOptions) {
+	base := page
+	if href, ok := doc.Find("base[href]").First().Attr("href"); ok {
+		if b, ok := htmlBase(page, href); ok {
+			p.Base, base = b.String(), &b
+		}
+	}
+	agent := robotsMetaToken(opts.Agent)
+	doc.Find("meta").Each(func(_ int, s *goquery.Selection) {
+		content, _ := s.Attr("content")
+		name, _ := s.Attr("name")
+		property, _ := s.Attr("property")
+		equiv, _ := s.Attr("http-equiv")
+		htmlMeta(p, agent, name, property, equiv, content)
+	})
+	doc.Find("title").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.Get(0).Namespace != "" {
+			return true
+		}
+		p.Title = htmlCollapse(s.Text())
+		return false
+	})
+	if lang, ok := doc.Find("html").First().Attr("lang"); ok && strings.TrimSpace(lang) != "" {
+		p.Lang = strings.TrimSpace(lang)
+	}
+	doc.Find("a[href], area[href], link[href], iframe[src], frame[src]").Each(func(_ int, s *goquery.Selection) {
+		n := s.Get(0)
+		if n.Namespace != "" {
+			return
+		}
+		tag := n.Data
+		attr := "href"
+		if tag == "iframe" || tag == "frame" {
+			attr = "src"
+		}
+		href, _ := s.Attr(attr)
+		rel, _ := s.Attr("rel")
+		var text string
+		switch tag {
+		case "a":
+			text = htmlAnchorText(n)
+		case "area":
+			alt, _ := s.Attr("alt")
+			text = htmlCut(htmlCollapse(alt), htmlMaxAnchorText)
+		}
+		htmlAddLink(p, base, tag, href, rel, text, opts.MaxLinks)
+	})
+	if opts.WithText {
+		p.Text = textFromTree(doc.Get(0), opts.MaxTextBytes)
+	}
+}
+
+// htmlBase resolves a <base href> against the page; ok is false when it is unusable.
+func htmlBase(page *canonParts, href string) (canonParts, bool) {
+	s, err := (*URLRules)(nil).canonResolve(page, href)
+	if err != nil {
+		return canonParts{}, false
+	}
+	b, err := (*URLRules)(nil).canonParse(s)
+	return b, err == nil
+}
+
+// htmlMeta applies one <meta> element to p.
+func htmlMeta(p *Page, agent, name, property, equiv, content string) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	switch {
+	case name == "robots" || (agent != "" && name == agent):
+		p.Robots = p.Robots.Merge(robotsMetaContent(content))
+	case name == "description":
+		if p.Description == "" {
+			p.Description = htmlCollapse(content)
+		}
+	case strings.EqualFold(strings.TrimSpace(property), "og:description"):
+		if p.Description == "" {
+			p.Description = htmlCollapse(content)
+		}
+	case strings.EqualFold(strings.TrimSpace(equiv), "content-language"):
+		if p.Lang == "" {
+			lang, _, _ := strings.Cut(content, ",")
+			p.Lang = strings.TrimSpace(lang)
+		}
+	}
+}
+
+// htmlFollowRels are the rel values for which a <link> element is a link to crawl.
+var htmlFollowRels = map[string]bool{"canonical": true, "alternate": true, "next": true, "prev": true}
+
+// htmlAddLink resolves and records one link, or counts why it was skipped.
+func htmlAddLink(p *Page, base *canonParts, tag, href, rel, text string, maxLinks int) {
+	rels := strings.Fields(strings.ToLower(rel))
+	if tag == "link" {
+		wanted := false
+		for _, r := range rels {
+			wanted = wanted || htmlFollowRels[r]
+		}
+		if !wanted {
+			return // stylesheets, icons, preloads: not links to crawl
+		}
+	}
+	u, reason := htmlResolve(base, href)
+	if reason != "" {
+		htmlSkip(p, reason)
+		return
+	}
+	nofollow := false
+	for _, r := range rels {
+		if r == "canonical" && tag == "link" && p.Canonical == "" {
+			p.Canonical = u
+		}
+		nofollow = nofollow || r == "nofollow"
+	}
+	if len(p.Links) >= maxLinks {
+		htmlSkip(p, "limit")
+		return
+	}
+	if len(rels) == 0 {
+		rels = nil
+	}
+	p.Links = append(p.Links, Link{URL: u, Tag: tag, Rel: rels, Text: text, NoFollow: nofollow})
+}
+
+func htmlSkip(p *Page, reason string) {
+	if p.Skipped == nil {
+		p.Skipped = make(map[string]int)
+	}
+	p.Skipped[reason]++
+}
+
+// htmlResolve resolves href against base, or says why it is not a link to crawl.
+func htmlResolve(base *canonParts, href string) (u, reason string) {
+	ref := canonClean(href)
+	if ref == "" {
+		return "", "empty"
+	}
+	if ref[0] == '#' {
+		return "", "fragment"
+	}
+	if scheme, _, ok := canonSplitScheme(ref); ok {
+		switch s := strings.ToLower(scheme); s {
+		case "http", "https":
+		case "javascript", "mailto", "tel", "data":
+			return "", s
+		default:
+			return "", "scheme"
+		}
+	}
+	u, err := (*URLRules)(nil).canonResolve(base, ref)
+	if err != nil {
+		return "", "malformed"
+	}
+	return u, ""
+}
+
+// htmlAnchorText returns the text of an <a> element, else the alt of an image in it,
+// else its title attribute.
+func htmlAnchorText(n *html.Node) string {
+	if t := textOf(n, htmlMaxAnchorText); t != "" {
+		return t
+	}
+	var alt string
+	stack := []*html.Node{n}
+	for len(stack) > 0 && alt == "" {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.Type == html.ElementNode && c.Data == "img" {
+			alt = htmlAttr(c, "alt")
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	if alt == "" {
+		alt = htmlAttr(n, "title")
+	}
+	return htmlCut(htmlCollapse(alt), htmlMaxAnchorText)
+}
+
+func htmlAttr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// htmlCollapse trims s and collapses each run of white space to one space.
+func htmlCollapse(s string) string {
+	var t textWriter
+	t.max = len(s)
+	t.write(s)
+	return t.String()
+}
+
+// htmlCut cuts s to at most n bytes at a character boundary.
+func htmlCut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,243 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The main-text heuristic works on the parsed tree goquery already holds, so text costs
+// one more walk rather than a second parse:
+//   - the root is the first <main> (or role="main"); else every outermost <article>;
+//     else <body>;
+//   - subtrees that are not content are dropped: script, style, noscript, template,
+//     svg, math, iframe, object, form controls, nav, aside, footer, and header unless
+//     it is inside the chosen <main> or <article> (where it holds the headline);
+//     elements with the hidden attribute, aria-hidden="true" or an inline
+//     display:none style are dropped too;
+//   - block elements end a paragraph ("\n"); other white space collapses to one space.
+
+// textSkip lists elements whose subtree is never main text.
+var textSkip = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Svg: true, atom.Math: true, atom.Iframe: true, atom.Frame: true,
+	atom.Frameset: true, atom.Object: true, atom.Embed: true, atom.Canvas: true,
+	atom.Select: true, atom.Button: true, atom.Textarea: true, atom.Input: true,
+	atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Head: true,
+	atom.Title: true, atom.Dialog: true,
+}
+
+// textBlock lists elements that start and end a paragraph.
+var textBlock = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Blockquote: true, atom.Br: true,
+	atom.Caption: true, atom.Dd: true, atom.Details: true, atom.Div: true, atom.Dl: true,
+	atom.Dt: true, atom.Fieldset: true, atom.Figcaption: true, atom.Figure: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Header: true, atom.Hr: true, atom.Li: true, atom.Main: true, atom.Ol: true,
+	atom.P: true, atom.Pre: true, atom.Section: true, atom.Summary: true, atom.Table: true,
+	atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true, atom.Body: true,
+}
+
+// textFromTree returns the main visible text of a document, at most max bytes.
+func textFromTree(doc *html.Node, max int) string {
+	roots, inContent := textRoots(doc)
+	t := textWriter{max: max, lines: true}
+	for _, r := range roots {
+		textWalk(&t, r, inContent)
+		t.block()
+	}
+	return t.String()
+}
+
+// textRoots picks where the main text is; inContent is true for <main> or <article>.
+func textRoots(doc *html.Node) (roots []*html.Node, inContent bool) {
+	var body, main *html.Node
+	var articles []*html.Node
+	stack := []*html.Node{doc}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode && n.Namespace == "" {
+			switch {
+			case n.DataAtom == atom.Main || strings.EqualFold(htmlAttr(n, "role"), "main"):
+				if main == nil {
+					main = n
+				}
+				continue
+			case n.DataAtom == atom.Article:
+				articles = append(articles, n)
+				continue // outermost articles only
+			case n.DataAtom == atom.Body && body == nil:
+				body = n
+			case textSkip[n.DataAtom]:
+				continue
+			}
+		}
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, c)
+		}
+	}
+	switch {
+	case main != nil:
+		return []*html.Node{main}, true
+	case len(articles) > 0:
+		return articles, true
+	case body != nil:
+		return []*html.Node{body}, false
+	}
+	return []*html.Node{doc}, false
+}
+
+// textWalk writes the visible text under root to t.
+func textWalk(t *textWriter, root *html.Node, inContent bool) {
+	type item struct {
+		n    *html.Node
+		exit bool
+	}
+	stack := []item{{n: root}}
+	for len(stack) > 0 && !t.full {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		if it.exit {
+			t.block()
+			continue
+		}
+		switch n.Type {
+		case html.TextNode:
+			t.write(n.Data)
+			continue
+		case html.ElementNode:
+			if n != root && textHidden(n, inContent) {
+				continue
+			}
+			if textBlock[n.DataAtom] {
+				t.block()
+				stack = append(stack, item{n: n, exit: true})
+			}
+		case html.DocumentNode:
+		default:
+			continue // comments, doctypes
+		}
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, item{n: c})
+		}
+	}
+}
+
+// textHidden reports whether an element's subtree is left out of the main text.
+func textHidden(n *html.Node, inContent bool) bool {
+	if n.Namespace != "" || textSkip[n.DataAtom] {
+		return true
+	}
+	if n.DataAtom == atom.Header && !inContent {
+		return true
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if textDisplayNone(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textDisplayNone reports whether an inline style says display:none.
+func textDisplayNone(style string) bool {
+	for decl := range strings.SplitSeq(style, ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "display") &&
+			strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")), "none") {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf returns the text under n (script and style left out), white space collapsed,
+// at most max bytes.
+func textOf(n *html.Node, max int) string {
+	t := textWriter{max: max}
+	stack := []*html.Node{n}
+	for len(stack) > 0 && !t.full {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch c.Type {
+		case html.TextNode:
+			t.write(c.Data)
+			continue
+		case html.ElementNode:
+			if c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Template {
+				continue
+			}
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return t.String()
+}
+
+// textWriter accumulates text with white space collapsed, up to max bytes. With lines
+// set, block() ends a paragraph with "\n"; otherwise a block boundary is a space.
+type textWriter struct {
+	b       strings.Builder
+	max     int
+	lines   bool
+	space   bool // white space seen since the last character written
+	newline bool // a paragraph ended since the last character written
+	full    bool // max reached: further writes are dropped
+}
+
+// write appends s, collapsing white space.
+func (t *textWriter) write(s string) {
+	for i := 0; i < len(s) && !t.full; {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if unicode.IsSpace(r) {
+			t.space = true
+			continue
+		}
+		sep := 0
+		if t.b.Len() > 0 && (t.space || t.newline) {
+			sep = 1
+		}
+		if t.b.Len()+sep+size > t.max {
+			t.full = true
+			return
+		}
+		if sep == 1 {
+			if t.newline && t.lines {
+				t.b.WriteByte('\n')
+			} else {
+				t.b.WriteByte(' ')
+			}
+		}
+		t.space, t.newline = false, false
+		if size == 1 {
+			t.b.WriteByte(byte(r))
+		} else {
+			t.b.WriteString(s[i-size : i])
+		}
+	}
+}
+
+// block marks a paragraph boundary.
+func (t *textWriter) block() { t.newline = true }
+
+// String returns the text written so far.
+func (t *textWriter) String() string { return t.b.String() }
