@@ -18,7 +18,8 @@ import (
 // Errors reported in Response.DecodeError.
 var (
 	// ErrDecodeLimit: decoding stopped at Options.MaxDecodedSize or at
-	// Options.MaxRatio times the received size; Body holds the decoded prefix.
+	// Options.MaxRatio times the received size (a cap that applies only past
+	// 1 MiB decoded); Body holds the decoded prefix.
 	ErrDecodeLimit = errors.New("fetch: decoded body exceeds limit")
 	// ErrUnsupportedEncoding: the Content-Encoding is not one of gzip, x-gzip,
 	// br, zstd, deflate or identity, or has more than maxCodings layers; Body is nil.
@@ -32,11 +33,22 @@ const maxCodings = 3
 // keep to 8 MiB, and it bounds what a hostile frame header can make us allocate.
 const zstdMaxWindow = 8 << 20
 
+// ratioFloor is the decoded size, in bytes, below which the ratio cap does not
+// apply: a small, highly repetitive page (a 100-byte br stream of a 10 KB page)
+// is no bomb, and decoding 1 MiB costs nothing worth guarding.
+const ratioFloor = 1 << 20
+
+// decodeLimit is the most bytes decodeBody produces from rawLen received bytes:
+// maxRatio times rawLen (but at least ratioFloor), and never more than maxDecoded.
+func decodeLimit(rawLen int, maxDecoded int64, maxRatio int) int64 {
+	return min(maxDecoded, max(int64(maxRatio)*int64(rawLen), ratioFloor))
+}
+
 // decodeBody removes the content codings listed in the Content-Encoding header
 // values from raw, last applied first. The result is at most
-// min(maxDecoded, maxRatio*len(raw)) bytes; beyond that decoding stops with
-// ErrDecodeLimit, so a bomb costs at most that much memory and time. With no
-// coding the result is raw itself.
+// decodeLimit(len(raw), maxDecoded, maxRatio) bytes; beyond that decoding stops
+// with ErrDecodeLimit, so a bomb costs at most that much memory and time. With
+// no coding the result is raw itself.
 func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio int) ([]byte, error) {
 	var codings []string
 	for _, v := range contentEncoding {
@@ -53,7 +65,7 @@ func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio
 	if len(codings) > maxCodings {
 		return nil, fmt.Errorf("%w: %d stacked codings", ErrUnsupportedEncoding, len(codings))
 	}
-	limit := min(maxDecoded, int64(maxRatio)*int64(len(raw)))
+	limit := decodeLimit(len(raw), maxDecoded, maxRatio)
 	body := raw
 	for i := len(codings) - 1; i >= 0; i-- {
 		var err error

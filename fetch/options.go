@@ -59,8 +59,9 @@ type Options struct {
 	MaxBodySize int64
 	// MaxDecodedSize caps the decoded body, in bytes; zero means 32 MiB.
 	MaxDecodedSize int64
-	// MaxRatio caps decoded size to MaxRatio times the received size; zero means
-	// 100. With MaxDecodedSize it makes a compression bomb cost next to nothing.
+	// MaxRatio caps decoded size to MaxRatio times the received size once more
+	// than 1 MiB has been decoded; zero means 100. With MaxDecodedSize it makes a
+	// compression bomb cost next to nothing.
 	MaxRatio int
 
 	// AcceptTypes lists the media types ("text/html") or type wildcards
