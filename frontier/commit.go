@@ -83,7 +83,7 @@ func (f *Frontier) commit(ops []*op) {
 	var b *batch
 	if err == nil {
 		b = &batch{f: f, hosts: make(map[string]*hostTx), counters: make(map[string]int64)}
-		err = f.db.Update(func(tx *bolt.Tx) error {
+		err = f.update(func(tx *bolt.Tx) error {
 			b.begin(tx)
 			for _, o := range ops {
 				if err := o.apply(b); err != nil {

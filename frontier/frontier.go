@@ -259,9 +259,9 @@ func (f *Frontier) load(path string) error {
 		return err
 	}
 	if f.opts.ReadOnly {
-		return f.db.View(fn)
+		return f.view(fn)
 	}
-	return f.db.Update(fn)
+	return f.update(fn)
 }
 
 func (f *Frontier) loadMeta(meta *bolt.Bucket) error {
@@ -309,6 +309,28 @@ func (f *Frontier) Close() error {
 		return fmt.Errorf("frontier: close: %w", err)
 	}
 	return nil
+}
+
+// guard turns a panic or a memory fault inside bbolt, which trusts the file, into an
+// error wrapping ErrCorrupt. Use it as: defer guard(&err).
+func guard(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+	}
+}
+
+// view is db.View with guard.
+func (f *Frontier) view(fn func(*bolt.Tx) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer guard(&err)
+	return f.db.View(fn)
+}
+
+// update is db.Update with guard.
+func (f *Frontier) update(fn func(*bolt.Tx) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer guard(&err)
+	return f.db.Update(fn)
 }
 
 // broadcast wakes every goroutine waiting in Next. f.mu must be held.

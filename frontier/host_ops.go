@@ -64,7 +64,7 @@ func (f *Frontier) LoadRobots(authority string) ([]byte, error) {
 		return nil, ErrClosed
 	}
 	var data []byte
-	err := f.db.View(func(tx *bolt.Tx) error {
+	err := f.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(bucketRobots).Get([]byte(authority)); v != nil {
 			data = append([]byte{}, v...)
 		}

@@ -149,7 +149,7 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 		return nil, h.readyTime(), nil
 	}
 	l := &Lease{Host: h.name, At: now, f: f, h: h}
-	err := f.db.View(func(tx *bolt.Tx) error {
+	err := f.view(func(tx *bolt.Tx) error {
 		prefix := hostPrefix(h.rec.id)
 		c := tx.Bucket(bucketQueue).Cursor()
 		for k, v := c.Seek(prefix); bytes.HasPrefix(k, prefix); k, v = c.Next() {

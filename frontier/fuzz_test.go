@@ -1,0 +1,115 @@
+package frontier
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"testing"
+)
+
+func TestEntryEncoding(t *testing.T) {
+	tests := []struct {
+		in, want Entry
+		attempts int
+	}{
+		{Entry{URL: "http://a.test/"}, Entry{URL: "http://a.test/"}, 0},
+		{Entry{URL: "https://a.test/x?y#z", Depth: 3, Priority: -2, FoundOn: "https://a.test/", Kind: 255, Hops: 5},
+			Entry{URL: "https://a.test/x?y#z", Depth: 3, Priority: -2, FoundOn: "https://a.test/", Kind: 255, Hops: 5}, 7},
+		{Entry{URL: "u", Depth: math.MaxInt64, Priority: math.MinInt64, Hops: -1},
+			Entry{URL: "u", Depth: math.MaxInt32, Priority: math.MinInt32, Hops: -1}, 1},
+	}
+	for _, tt := range tests {
+		got, attempts, err := decodeEntry(encodeEntry(&tt.in, tt.attempts))
+		if err != nil || got != tt.want || attempts != tt.attempts {
+			t.Errorf("decodeEntry(encodeEntry(%+v, %d)):\n\tgot %+v, %d, %v\n\twant %+v, %d, nil",
+				tt.in, tt.attempts, got, attempts, err, tt.want, tt.attempts)
+		}
+	}
+	for _, bad := range [][]byte{nil, {}, {2}, {1}, {1, 0, 0, 0, 0, 0, 5, 'a'}, append(encodeEntry(&Entry{URL: "x"}, 0), 0)} {
+		if _, _, err := decodeEntry(bad); err != errCorrupt {
+			t.Errorf("decodeEntry(%q): got %v, want errCorrupt", bad, err)
+		}
+	}
+}
+
+func TestHostOf(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://a.test/x", "http://a.test"},
+		{"HTTPS://A.Test:8443/x", "https://a.test:8443"},
+		{"http://[::1]:80/", "http://[::1]:80"},
+		{"http://user@a.test/", "http://a.test"},
+		{"/relative", ""},
+		{"mailto:a@b", ""},
+		{"http://[bad", ""},
+	}
+	for _, tt := range tests {
+		got, err := hostOf(tt.in)
+		if got != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("hostOf(%q):\n\tgot %q, %v\n\twant %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// FuzzRecords checks that the record decoders never panic on arbitrary bytes and that
+// whatever they accept survives a round trip.
+func FuzzRecords(f *testing.F) {
+	f.Add(encodeEntry(&Entry{URL: "http://a.test/", Depth: 1, Priority: 2, FoundOn: "http://b.test/", Kind: 1, Hops: 1}, 2))
+	f.Add((&hostRecord{id: 7, ready: 1e18, queued: 3, done: 4, failed: 5, skipped: 6, errors: 1}).encode())
+	f.Add([]byte{1, 0x80, 0x80, 0x80})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if e, attempts, err := decodeEntry(b); err == nil {
+			e2, attempts2, err := decodeEntry(encodeEntry(&e, attempts))
+			if err != nil || e2 != e || attempts2 != attempts {
+				t.Fatalf("entry round trip: %+v %d → %+v %d %v", e, attempts, e2, attempts2, err)
+			}
+		}
+		if r, err := decodeHost(b); err == nil {
+			r2, err := decodeHost(r.encode())
+			if err != nil || r2 != r {
+				t.Fatalf("host round trip: %+v → %+v %v", r, r2, err)
+			}
+		}
+	})
+}
+
+// FuzzQueueKey checks that queue keys sort as the lease order says: host, then
+// priority descending, then depth ascending, then sequence.
+func FuzzQueueKey(f *testing.F) {
+	f.Add(uint64(1), 0, 0, uint64(1), uint64(1), 0, 0, uint64(2))
+	f.Add(uint64(1), 5, 3, uint64(9), uint64(1), -1, 0, uint64(2))
+	f.Add(uint64(2), math.MaxInt64, -4, uint64(0), uint64(1), math.MinInt32, math.MaxInt32, uint64(math.MaxUint64))
+	f.Fuzz(func(t *testing.T, h1 uint64, p1, d1 int, s1 uint64, h2 uint64, p2, d2 int, s2 uint64) {
+		k1, k2 := queueKey(h1, p1, d1, s1), queueKey(h2, p2, d2, s2)
+		norm := func(d int) int { return max(0, min(d, math.MaxInt32)) }
+		want := cmp.Or(
+			cmp.Compare(h1, h2),
+			cmp.Compare(clamp32(p2), clamp32(p1)),
+			cmp.Compare(norm(d1), norm(d2)),
+			cmp.Compare(s1, s2))
+		if got := bytes.Compare(k1, k2); got != want {
+			t.Fatalf("keys (%d,%d,%d,%d) vs (%d,%d,%d,%d): compare %d, want %d", h1, p1, d1, s1, h2, p2, d2, s2, got, want)
+		}
+		if !bytes.HasPrefix(k1, hostPrefix(h1)) || hostIDOf(k1) != h1 {
+			t.Fatalf("key %x does not start with host %d", k1, h1)
+		}
+	})
+}
+
+// FuzzHostOf checks that hostOf never panics and returns a lower-case
+// scheme://authority that it maps to itself.
+func FuzzHostOf(f *testing.F) {
+	for _, s := range []string{"http://a.test/x", "HTTPS://A.Test:8443/x?q", "http://[::1]:80/", "/rel", "http://%zz/", "x://y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := hostOf(s)
+		if err != nil {
+			return
+		}
+		h2, err := hostOf(h + "/")
+		if err != nil || h2 != h {
+			t.Fatalf("hostOf(%q) = %q, but hostOf(%q/) = %q, %v", s, h, h, h2, err)
+		}
+	})
+}
