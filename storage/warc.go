@@ -15,6 +15,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Errors callers branch on.
@@ -331,6 +332,12 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 	}
 	if err := ex.validate(); err != nil {
 		return Location{}, err
+	}
+	w.mu.Lock()
+	closed := w.closed
+	w.mu.Unlock()
+	if closed {
+		return Location{}, ErrClosed
 	}
 	reqHead, _, ok := httpHead(ex.Request, false)
 	if !ok {
@@ -671,6 +678,9 @@ func (w *WARCWriter) lookup(d string) (digestRef, bool, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
+		return digestRef{}, false, ErrClosed // Close ran meanwhile
+	}
 	if err != nil {
 		return digestRef{}, false, fmt.Errorf("storage: digest index: %w", err)
 	}
