@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/url"
 	"time"
-	"unicode/utf8"
 )
 
 // Sitemap limits from the sitemaps.org protocol, used when SitemapOptions leaves a
@@ -206,8 +205,9 @@ func (p *smParser) wrap(sitemapURL string, err error) error {
 }
 
 // smSniff skips a UTF-8 byte order mark and leading white space and returns the first
-// byte of the document without consuming it. Binary data (a NUL or invalid UTF-8 in
-// the first 512 bytes) and an empty or blank document are ErrNotSitemap.
+// byte of the document without consuming it. Binary data (a control character
+// other than white space in the first 512 bytes) and an empty or blank document
+// are ErrNotSitemap.
 func smSniff(in *bufio.Reader) (byte, error) {
 	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xef, 0xbb, 0xbf}) {
 		in.Discard(3)
@@ -219,18 +219,10 @@ func smSniff(in *bufio.Reader) (byte, error) {
 		}
 		return 0, err
 	}
-	check := head
-	if len(check) == 512 {
-		// Do not fault a multi-byte rune cut by the window.
-		for i := 0; i < utf8.UTFMax && len(check) > 0 && !utf8.RuneStart(check[len(check)-1]); i++ {
-			check = check[:len(check)-1]
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			return 0, ErrNotSitemap // binary
 		}
-		if len(check) > 0 {
-			check = check[:len(check)-1]
-		}
-	}
-	if bytes.IndexByte(check, 0) >= 0 || !utf8.Valid(check) {
-		return 0, ErrNotSitemap
 	}
 	for _, c := range head {
 		switch c {

@@ -1,0 +1,75 @@
+package extract_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/politecrawl/crawl/extract"
+)
+
+func ExampleHTML() {
+	page, _ := url.Parse("https://example.com/blog/post.html")
+	header := http.Header{
+		"Content-Type": {"text/html; charset=utf-8"},
+		"X-Robots-Tag": {"otherbot: noindex"},
+	}
+	body := []byte(`<html lang="en"><head><title>A post</title>
+<meta name="robots" content="noarchive">
+<link rel="canonical" href="/blog/post.html?utm_source=rss">
+</head><body><nav><a href="/">Home</a></nav>
+<main><h1>Hello</h1><p>Read <a href="../about#team">about us</a>
+or <a href="https://Other.Example/x" rel="nofollow">elsewhere</a>.</p></main>
+<a href="mailto:me@example.com">mail</a></body></html>`)
+
+	p, err := extract.HTML(page, header, body, extract.HTMLOptions{Agent: "ExampleBot", WithText: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("title:", p.Title, "lang:", p.Lang)
+	fmt.Printf("robots: %+v\n", p.Robots)
+	fmt.Println("canonical:", p.Canonical)
+	for _, l := range p.Links {
+		fmt.Println("link:", l.Tag, l.URL, l.Rel, l.NoFollow)
+	}
+	fmt.Println("skipped:", p.Skipped)
+	fmt.Printf("text: %q\n", p.Text)
+	// Output:
+	// title: A post lang: en
+	// robots: {NoIndex:false NoFollow:false NoArchive:true NoSnippet:false}
+	// canonical: https://example.com/blog/post.html?utm_source=rss
+	// link: link https://example.com/blog/post.html?utm_source=rss [canonical] false
+	// link: a https://example.com/ [] false
+	// link: a https://example.com/about [] false
+	// link: a https://other.example/x [nofollow] true
+	// skipped: map[mailto:1]
+	// text: "Hello\nRead about us or elsewhere."
+}
+
+func ExampleURLRules_Canonical() {
+	rules := extract.DefaultURLRules()
+	for _, raw := range []string{
+		"HTTP://Bücher.Example:80/a/./b/../%7ec?utm_source=x&q=go%2dlang#top",
+		"https://example.com/cart.jsp;jsessionid=0A1B?item=7&fbclid=abc",
+		"mailto:someone@example.com",
+	} {
+		c, err := rules.Canonical(raw)
+		fmt.Println(c, err)
+	}
+	fmt.Println(extract.Authority("https://example.com:8443/x?y"))
+	// Output:
+	// http://xn--bcher-kva.example/a/~c?q=go-lang <nil>
+	// https://example.com/cart.jsp?item=7 <nil>
+	//  extract: canonical "mailto:someone@example.com": scheme is not http or https
+	// https://example.com:8443
+}
+
+func ExampleURLRules_Resolve() {
+	base, _ := url.Parse("https://example.com/docs/guide/")
+	rules := extract.URLRules{SortQuery: true}
+	u, err := rules.Resolve(base, "  ../api\\v2?b=2&a=1#intro\n")
+	fmt.Println(u, err)
+	// Output:
+	// https://example.com/docs/api/v2?a=1&b=2 <nil>
+}
