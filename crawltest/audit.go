@@ -71,7 +71,10 @@ type Violation struct {
 
 // String formats the violation on one line.
 func (v Violation) String() string {
-	s := string(v.Kind) + " " + v.Host + v.Path
+	s := string(v.Kind)
+	if v.Host != "" || v.Path != "" {
+		s += " " + v.Host + v.Path
+	}
 	if v.Detail != "" {
 		s += ": " + v.Detail
 	}
