@@ -7,11 +7,13 @@
 // can be explained (see Robots.Match). FromStatus applies RFC 9309 §2.3.1's status-code
 // policy to a fetched body. Cache fetches robots.txt through a caller-supplied Fetcher,
 // once per authority at a time, and applies the RFC's caching and unreachable rules
-// (§2.3.1.4, §2.4).
+// (§2.3.1.4, §2.4); it keeps parsed rules in memory and persists them through a Store,
+// so that a resumed crawl does not fetch a fresh robots.txt again. Its Entry says which
+// robots.txt the rules came from (URL, fetch time, status, digest), for provenance.
 //
-// A *Robots is immutable once built and safe for simultaneous use by multiple
-// goroutines. Slices and maps it returns (Sitemaps, Records, Group) are copies the
-// caller may keep and modify.
+// A *Robots and an *Entry are immutable once built, and they and a *Cache are safe for
+// simultaneous use by multiple goroutines. Slices and maps a Robots returns (Sitemaps,
+// Records, Group) are copies the caller may keep and modify.
 //
 // # How this package reads the RFC
 //
@@ -28,6 +30,10 @@
 //     is always allowed.
 //   - HTTP 429 makes robots.txt unreachable like a 5xx (a temporary server condition),
 //     not unavailable like other 4xx codes.
+//   - A fetched robots.txt is used for at most 24 hours, less when Cache-Control
+//     max-age says so. While robots.txt is unreachable, an earlier successful copy up
+//     to 30 days old is used instead of disallowing everything (Entry.Stale); without
+//     one, everything is disallowed and the fetch is retried with exponential backoff.
 //
 // DEPARTURES.md lists where github.com/temoto/robotstxt, used as a test oracle, reads
 // the RFC differently.
