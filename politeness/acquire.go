@@ -285,6 +285,9 @@ func (s *Scheduler) Release(t *Ticket, obs Observation) time.Time {
 		if written.After(x.lastWrite) {
 			x.lastWrite = written
 		}
+		if end.After(x.lastEnd) {
+			x.lastEnd = end
+		}
 		if dur > 0 {
 			x.lastDur = dur
 		}

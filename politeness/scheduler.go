@@ -23,6 +23,7 @@ type Scheduler struct {
 type entry struct {
 	next      time.Time     // earliest start of the next request, from completed requests
 	lastWrite time.Time     // latest write time of a request (for Concurrency > 1)
+	lastEnd   time.Time     // latest end of a response, from which the delay counts
 	lastDur   time.Duration // duration of the latest response, for the adaptive delay
 	rules     *hostRules    // robots pacing; nil for none (hosts only)
 	group     *entry        // the IP group; nil when ungrouped (hosts only)
@@ -86,14 +87,27 @@ func (s *Scheduler) host(name string) *entry {
 	return e
 }
 
-// SetRules sets the robots.txt pacing rules for host, replacing earlier ones. The
-// delays apply from the next request on; a host already waiting keeps its next time.
+// SetRules sets the robots.txt pacing rules for host, replacing earlier ones. A longer
+// delay also counts from the host's last response, so rules learned from a robots.txt
+// response space the request that follows it; a shorter one never brings a waiting
+// host's next time forward.
 // A Crawl-delay or Request-rate interval above MaxDelay is honoured exactly: the host
 // is deferred after each request (see Acquire).
 func (s *Scheduler) SetRules(host string, r Rules) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.host(host).rules = compileRules(r)
+	e := s.host(host)
+	e.rules = compileRules(r)
+	// The rules usually arrive with the response to robots.txt, after that request was
+	// released under the old ones: a longer delay counts from that response too.
+	for _, x := range [2]*entry{e, e.group} {
+		if x == nil || x.lastEnd.IsZero() {
+			continue
+		}
+		d, why := s.delay(e.rules, x.lastDur)
+		x.push(x.lastEnd.Add(d), why)
+		x.wakeAll()
+	}
 }
 
 // SetAddr records that host resolves to the IP address ip. With Options.GroupByIP, all

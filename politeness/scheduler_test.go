@@ -231,6 +231,22 @@ func TestCrawlDelay(t *testing.T) {
 	mustWait(t, s, "a", end, end.Add(30*time.Second)) // 30s <= MaxDelay: wait
 }
 
+// Rules that arrive with a response (robots.txt) space the next request from that
+// response; rules that ask for less never bring the next time forward.
+func TestSetRulesAfterResponse(t *testing.T) {
+	s, _ := newTest(Options{})
+	tk := mustGrant(t, s, "a", t0)
+	end := t0.Add(sec(1))
+	if next := s.Release(tk, Observation{End: end, Status: 200}); !next.Equal(end.Add(DefaultMinDelay)) {
+		t.Fatalf("got next End + %v, want End + %v", next.Sub(end), DefaultMinDelay)
+	}
+	s.SetRules("a", Rules{CrawlDelay: 10 * time.Second})
+	mustWait(t, s, "a", end.Add(DefaultMinDelay), end.Add(10*time.Second))
+	s.SetRules("a", Rules{})
+	mustWait(t, s, "a", end.Add(DefaultMinDelay), end.Add(10*time.Second))
+	mustGrant(t, s, "a", end.Add(10*time.Second))
+}
+
 func TestCrawlDelayAboveCap(t *testing.T) {
 	s, _ := newTest(Options{MaxDelay: 60 * time.Second})
 	s.SetRules("a", Rules{CrawlDelay: 90 * time.Second})
@@ -259,11 +275,13 @@ func TestRequestRate(t *testing.T) {
 	if next := s.Release(tk, Observation{End: t0, Status: 200}); !next.Equal(t0.Add(5 * time.Second)) {
 		t.Fatalf("Request-rate 2/10s: got next %v, want 5s", next.Sub(t0))
 	}
-	// The larger of Crawl-delay and Request-rate wins.
+	// The larger of Crawl-delay and Request-rate wins, counted from the last response
+	// even when the rules change after it.
 	s.SetRules("a", Rules{CrawlDelay: 7 * time.Second, RequestRate: RequestRate{Requests: 2, Period: 10 * time.Second}})
-	tk = mustGrant(t, s, "a", t0.Add(5*time.Second))
-	if next := s.Release(tk, Observation{End: t0.Add(5 * time.Second), Status: 200}); !next.Equal(t0.Add(12 * time.Second)) {
-		t.Fatalf("Crawl-delay 7s with Request-rate 2/10s: got next %v, want 12s", next.Sub(t0))
+	mustWait(t, s, "a", t0.Add(5*time.Second), t0.Add(7*time.Second))
+	tk = mustGrant(t, s, "a", t0.Add(7*time.Second))
+	if next := s.Release(tk, Observation{End: t0.Add(7 * time.Second), Status: 200}); !next.Equal(t0.Add(14 * time.Second)) {
+		t.Fatalf("Crawl-delay 7s with Request-rate 2/10s: got next %v, want 14s", next.Sub(t0))
 	}
 	// Request-rate above MaxDelay is deferred.
 	s.SetRules("b", Rules{RequestRate: RequestRate{Requests: 1, Period: 5 * time.Minute}})
