@@ -1,0 +1,421 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/robots"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// Version is politecrawl's version, written into WARC warcinfo records.
+const Version = "0.1.0"
+
+// Entry kinds stored in the frontier.
+const (
+	kindPage    uint8 = 0 // an HTML page or any document
+	kindSitemap uint8 = 1 // a sitemap, sitemap index or feed
+)
+
+// Priorities in the frontier: seeds and sitemap files first, then sitemap URLs, then links.
+const (
+	prioritySeed       = 20
+	prioritySitemap    = 10
+	prioritySitemapURL = 5
+	priorityLink       = 0
+)
+
+// Crawler is a configured crawl. Build it with New, set its optional fields, and call
+// Run once. Summary may be called at any time, from any goroutine.
+type Crawler struct {
+	// Stderr receives human-readable logs (warnings and above, or debug with log_level
+	// debug) and the progress line. Nil means os.Stderr.
+	Stderr io.Writer
+	// ProgressLine, when set, receives a live status line, rewritten in place about
+	// every second (for terminals).
+	ProgressLine io.Writer
+	// ProgressEvery, when positive, logs a progress line at this interval (for logs).
+	ProgressEvery time.Duration
+	// Now is the clock; nil means time.Now. Tests may replace it.
+	Now func() time.Time
+
+	cfg    Config
+	agent  string // product token matched against robots.txt groups
+	urls   extract.URLRules
+	scope  *extract.Scope
+	client *fetch.Client
+	sched  *politeness.Scheduler
+
+	// Opened by Run.
+	log      *slog.Logger
+	front    *frontier.Frontier
+	robots   *robots.Cache
+	warc     *storage.WARCWriter
+	pages    *storage.PagesWriter
+	counters *counters
+
+	started    time.Time
+	ended      time.Time
+	finalStats atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
+	finished   chan struct{}                  // closed when Run returns
+	runOnce    sync.Once
+
+	sitemapsMu     sync.Mutex
+	sitemapsQueued map[string]bool // authorities whose robots.txt sitemaps were queued this run
+	rulesMu        sync.Mutex
+	rulesFor       map[string]*robots.Robots // the robots.txt whose pacing rules the scheduler holds, by authority
+}
+
+// New checks cfg and builds a Crawler. It opens no file and starts nothing: Run does.
+// A bad value is reported as a *ConfigError.
+func New(cfg Config) (*Crawler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Crawler{
+		cfg:            cfg,
+		agent:          robots.AgentToken(cfg.UserAgent),
+		finished:       make(chan struct{}),
+		sitemapsQueued: map[string]bool{},
+		rulesFor:       map[string]*robots.Robots{},
+		counters:       newCounters(),
+	}
+	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
+	canonSeeds := make([]string, 0, len(cfg.Seeds))
+	for i, s := range cfg.Seeds {
+		u, err := c.urls.Canonical(s)
+		if err != nil {
+			return nil, &ConfigError{Field: fmt.Sprintf("seeds[%d]", i), Value: s, Err: err}
+		}
+		canonSeeds = append(canonSeeds, u)
+	}
+	c.cfg.Seeds = canonSeeds
+	prefixes := make([]string, 0, len(cfg.Scope.Prefixes))
+	for i, p := range cfg.Scope.Prefixes {
+		u, err := c.urls.Canonical(p)
+		if err != nil {
+			return nil, &ConfigError{Field: fmt.Sprintf("scope.prefixes[%d]", i), Value: p, Err: err}
+		}
+		prefixes = append(prefixes, u)
+	}
+	scope, err := extract.NewScope(extract.ScopeOptions{
+		Mode:                cfg.Scope.Mode,
+		Seeds:               canonSeeds,
+		Prefixes:            prefixes,
+		Include:             cfg.Scope.Include,
+		Exclude:             cfg.Scope.Exclude,
+		MaxDepth:            cfg.Scope.MaxDepth,
+		MaxURLLength:        cfg.Scope.MaxURLLength,
+		MaxPathSegments:     cfg.Scope.MaxPathSegments,
+		MaxRepeatedSegments: cfg.Scope.MaxRepeatedSegments,
+		MaxQueryParams:      cfg.Scope.MaxQueryParams,
+		CalendarTrap:        cfg.Scope.CalendarTrap,
+	})
+	if err != nil {
+		return nil, &ConfigError{Field: "scope", Err: err}
+	}
+	c.scope = scope
+	c.client, err = fetch.New(fetch.Options{
+		UserAgent:     cfg.UserAgent,
+		DialTimeout:   time.Duration(cfg.Fetch.DialTimeout),
+		TLSTimeout:    time.Duration(cfg.Fetch.TLSTimeout),
+		HeaderTimeout: time.Duration(cfg.Fetch.HeaderTimeout),
+		Timeout:       time.Duration(cfg.Fetch.Timeout),
+		MaxBodySize:   int64(cfg.Fetch.MaxBodySize),
+		AcceptTypes:   cfg.Fetch.AcceptTypes,
+		AllowPrivate:  cfg.Network.AllowPrivate,
+		Resolve:       cfg.Network.Resolve,
+	})
+	if err != nil {
+		return nil, &ConfigError{Field: "user_agent", Value: cfg.UserAgent, Err: err}
+	}
+	return c, nil
+}
+
+// Config returns the configuration the crawler runs with (seeds in canonical form).
+func (c *Crawler) Config() Config { return c.cfg }
+
+// Done is closed when Run has returned.
+func (c *Crawler) Done() <-chan struct{} { return c.finished }
+
+func (c *Crawler) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Run crawls until nothing is left to fetch or ctx ends. When ctx ends it stops leasing
+// new URLs, lets the fetches in flight finish (each within the fetch timeout), writes
+// everything down and returns ctx's error; running again resumes. Run returns only after
+// every goroutine it started has exited. It may be called once.
+func (c *Crawler) Run(ctx context.Context) (err error) {
+	ran := false
+	c.runOnce.Do(func() { ran = true })
+	if !ran {
+		return errors.New("crawl: Run called twice")
+	}
+	defer close(c.finished)
+	c.started = c.now()
+	defer func() { c.ended = c.now() }()
+
+	if err := os.MkdirAll(c.cfg.DataDir, 0o755); err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	logFile, err := c.openLog()
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+
+	if err := c.open(); err != nil {
+		c.log.Error("open", "err", err)
+		return err
+	}
+	defer func() {
+		if cerr := c.close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
+		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
+
+	if err := c.addSeeds(ctx); err != nil {
+		return err
+	}
+
+	stopMetrics, err := c.serveMetrics()
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+
+	progressCtx, stopProgress := context.WithCancel(context.Background())
+	var progressWG sync.WaitGroup
+	progressWG.Add(1)
+	go func() {
+		defer progressWG.Done()
+		c.reportProgress(progressCtx)
+	}()
+	defer func() {
+		stopProgress()
+		progressWG.Wait()
+	}()
+
+	err = c.runWorkers(ctx)
+	st := c.front.Stats()
+	c.finalStats.Store(&st)
+	sum := c.Summary()
+	c.log.Info("crawl ended", "complete", sum.Complete, "pages", sum.Pages, "bytes", sum.Bytes,
+		"robots_blocked", sum.RobotsBlocked, "errors", sum.Errors, "queued", sum.Queued,
+		"duration", sum.Duration.String())
+	return err
+}
+
+// runWorkers runs the worker pool until the frontier is exhausted, ctx ends, or a
+// worker meets an error that must stop the crawl (a storage failure).
+func (c *Crawler) runWorkers(ctx context.Context) error {
+	// leaseCtx ends leasing; work already leased continues under workCtx, which only a
+	// fatal error ends, so a graceful stop lets fetches in flight finish.
+	leaseCtx, stopLeasing := context.WithCancel(ctx)
+	defer stopLeasing()
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+
+	var (
+		wg       sync.WaitGroup
+		fatalMu  sync.Mutex
+		fatalErr error
+	)
+	fail := func(err error) {
+		fatalMu.Lock()
+		if fatalErr == nil {
+			fatalErr = err
+		}
+		fatalMu.Unlock()
+		stopLeasing()
+		stopWork()
+	}
+	for i := 0; i < c.cfg.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lease, err := c.front.Next(leaseCtx)
+				if err != nil {
+					if !errors.Is(err, frontier.ErrDone) && leaseCtx.Err() == nil {
+						fail(fmt.Errorf("crawl: frontier: %w", err))
+					}
+					return
+				}
+				c.counters.inFlight.Add(1)
+				err = c.process(workCtx, lease)
+				c.counters.inFlight.Add(-1)
+				if err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if fatalErr != nil {
+		return fatalErr
+	}
+	return ctx.Err()
+}
+
+// open opens the frontier, the robots cache, the scheduler and the output files.
+func (c *Crawler) open() error {
+	dir := c.cfg.DataDir
+	var err error
+	c.front, err = frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{
+		MaxInFlightPerHost: c.cfg.Politeness.PerHost,
+		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
+		MaxTotal:           c.cfg.Scope.MaxPages,
+		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
+		Now:                c.Now,
+	})
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	c.sched = politeness.New(politeness.Options{
+		MinDelay:       time.Duration(c.cfg.Politeness.MinDelay),
+		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
+		Concurrency:    c.cfg.Politeness.PerHost,
+		AdaptiveFactor: adaptiveFactor(c.cfg.Politeness.AdaptiveFactor),
+		BackoffBase:    time.Duration(c.cfg.Politeness.BackoffBase),
+		BackoffMax:     time.Duration(c.cfg.Politeness.BackoffMax),
+		GroupByIP:      c.cfg.Politeness.GroupByIP,
+		Now:            c.Now,
+	})
+	// The scheduler starts empty: the frontier persists every host's ready time and
+	// leases nothing before it, so the spacing holds across restarts.
+	c.robots = robots.NewCache(&robotsFetcher{c: c}, c.front, robots.CacheOptions{
+		MaxAge:              time.Duration(c.cfg.Robots.MaxAge),
+		UnreachableAttempts: c.cfg.Robots.UnreachableAttempts,
+		UnreachableRetry:    time.Duration(c.cfg.Robots.UnreachableRetry),
+		Now:                 c.Now,
+	})
+	host, _ := os.Hostname()
+	c.warc, err = storage.OpenWARC(storage.WARCOptions{
+		Dir:         filepath.Join(dir, "warc"),
+		Prefix:      c.cfg.Storage.WARCPrefix,
+		MaxFileSize: int64(c.cfg.Storage.WARCMaxSize),
+		Software:    "politecrawl/" + Version,
+		Operator:    c.cfg.Storage.Operator,
+		Hostname:    host,
+		Config:      c.warcinfoConfig(),
+		Now:         c.Now,
+	})
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	c.pages, err = storage.OpenPages(filepath.Join(dir, "pages.jsonl"), storage.PagesOptions{})
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	return nil
+}
+
+// close closes everything open re-entrantly, returning the first error.
+func (c *Crawler) close() error {
+	var errs []error
+	if c.pages != nil {
+		errs = append(errs, c.pages.Close())
+	}
+	if c.warc != nil {
+		errs = append(errs, c.warc.Close())
+	}
+	if c.front != nil {
+		errs = append(errs, c.front.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// warcinfoConfig summarises the configuration for the warcinfo record.
+func (c *Crawler) warcinfoConfig() map[string]string {
+	return map[string]string{
+		"user-agent":         c.cfg.UserAgent,
+		"robots":             "obey (RFC 9309)",
+		"scope":              c.cfg.Scope.Mode,
+		"min-delay":          c.cfg.Politeness.MinDelay.String(),
+		"per-host":           fmt.Sprint(c.cfg.Politeness.PerHost),
+		"workers":            fmt.Sprint(c.cfg.Workers),
+		"max-body-size":      c.cfg.Fetch.MaxBodySize.String(),
+		"sitemaps-robots":    fmt.Sprint(c.cfg.Sitemaps.FromRobots),
+		"follow-nofollow":    fmt.Sprint(c.cfg.Scope.FollowNofollow),
+		"max-depth":          fmt.Sprint(c.cfg.Scope.MaxDepth),
+		"max-pages":          fmt.Sprint(c.cfg.Scope.MaxPages),
+		"max-pages-per-host": fmt.Sprint(c.cfg.Scope.MaxPagesPerHost),
+	}
+}
+
+// addSeeds queues the configured seeds at seed priority.
+func (c *Crawler) addSeeds(ctx context.Context) error {
+	if len(c.cfg.Seeds) == 0 {
+		return nil
+	}
+	entries := make([]frontier.Entry, 0, len(c.cfg.Seeds))
+	for _, s := range c.cfg.Seeds {
+		entries = append(entries, frontier.Entry{URL: s, Priority: prioritySeed, Kind: kindPage})
+	}
+	n, err := c.front.Add(ctx, entries...)
+	if err != nil {
+		return fmt.Errorf("crawl: adding seeds: %w", err)
+	}
+	c.log.Info("seeds queued", "new", n, "given", len(entries))
+	return nil
+}
+
+// Summary reports what the crawl has done so far; after Run returns, what it did.
+func (c *Crawler) Summary() Summary {
+	s := Summary{
+		Pages:         c.counters.pages.Load(),
+		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
+		Bytes:         c.counters.bytes.Load(),
+		Errors:        c.counters.errors.Load(),
+		RobotsBlocked: c.counters.robotsBlocked.Load(),
+		RobotsFetched: c.counters.robotsFetched.Load(),
+		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),
+		DataDir:       c.cfg.DataDir,
+	}
+	switch {
+	case c.started.IsZero():
+	case c.ended.IsZero():
+		s.Duration = c.now().Sub(c.started)
+	default:
+		s.Duration = c.ended.Sub(c.started)
+	}
+	st := c.finalStats.Load()
+	if st == nil && c.front != nil && c.ended.IsZero() {
+		live := c.front.Stats()
+		st = &live
+	}
+	if st != nil {
+		s.Queued, s.Parked = st.Queued, st.Parked
+		s.Complete = st.Queued == 0 && st.Leased == 0
+	}
+	return s
+}
+
+// adaptiveFactor maps the configuration's factor, where 0 means off, onto the
+// scheduler's, where 0 means the default and a negative value means off.
+func adaptiveFactor(k float64) float64 {
+	if k == 0 {
+		return -1
+	}
+	return k
+}

@@ -1,0 +1,299 @@
+package crawl_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// testDelay is the politeness delay of the end-to-end crawls: short, so the tests are
+// fast, but far above loopback latency, so a spacing bug cannot hide.
+const testDelay = 20 * time.Millisecond
+
+// farmSites is a farm that exercises every robots.txt case the crawler must get right.
+// Disallowed marks, by hand, what RFC 9309 forbids to "politecrawl".
+func farmSites() []crawltest.Site {
+	return []crawltest.Site{
+		{
+			// A group for our agent (and a stricter * group that must not apply), longest
+			// match with an allow inside a disallow, an end anchor, percent-encoded rules,
+			// a redirect, a 404, a nofollow page and a rel=nofollow link.
+			Host: "news.test",
+			Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /\n\n" +
+				"User-agent: PoliteCrawl\nDisallow: /private/\nAllow: /private/public.html\n" +
+				"Disallow: /*.pdf$\nDisallow: /caf%C3%A9/\nDisallow: /a%2fb\n"},
+			Pages: map[string]*crawltest.Page{
+				"/": {Links: []string{"/a.html", "/private/x.html", "/private/public.html", "/doc.pdf",
+					"/doc.pdf?view=1", "/café/menu.html", "/a%2fb.html", "/a/b.html", "/old", "/missing.html", "/nofollow.html"},
+					NoFollowLinks: []string{"/hidden2.html"}},
+				"/a.html":                 {Links: []string{"/", "/b.html"}},
+				"/b.html":                 {},
+				"/private/x.html":         {Disallowed: true, Links: []string{"/behind-disallowed.html"}},
+				"/behind-disallowed.html": {},
+				"/private/public.html":    {},
+				"/doc.pdf":                {Disallowed: true, ContentType: "application/pdf", Body: "%PDF-1.4"},
+				"/doc.pdf?view=1":         {ContentType: "application/pdf", Body: "%PDF-1.4"},
+				"/café/menu.html":         {Disallowed: true},
+				"/a%2fb.html":             {Disallowed: true},
+				"/a/b.html":               {},
+				"/old":                    {RedirectTo: "/b.html"},
+				"/nofollow.html":          {MetaNoFollow: true, Links: []string{"/hidden1.html"}},
+				"/hidden1.html":           {},
+				"/hidden2.html":           {},
+			},
+		},
+		{
+			// Two groups for our agent are merged; another agent's group is ignored;
+			// Crawl-delay slows the host down.
+			Host: "shop.test",
+			Robots: &crawltest.Robots{Body: "User-agent: politecrawl\nDisallow: /cart\nAllow: /cart/help\nCrawl-delay: 0.06\n\n" +
+				"User-agent: otherbot\nDisallow: /\n\n" +
+				"User-agent: politecrawl\nDisallow: /checkout\n"},
+			Delay: 60 * time.Millisecond,
+			Pages: map[string]*crawltest.Page{
+				"/":          {Links: []string{"/cart", "/cart/help", "/checkout", "/item/1", "/item/2"}},
+				"/cart":      {Disallowed: true},
+				"/cart/help": {},
+				"/checkout":  {Disallowed: true},
+				"/item/1":    {Links: []string{"/item/2", "/gone"}},
+				"/item/2":    {Status: 410},
+			},
+		},
+		{
+			// robots.txt 404: no restrictions.
+			Host:  "open.test",
+			Pages: map[string]*crawltest.Page{"/": {Links: []string{"/x"}}, "/x": {}},
+		},
+		{
+			// robots.txt 403: no restrictions either (RFC 9309 §2.3.1.3).
+			Host:   "forbidden.test",
+			Robots: &crawltest.Robots{Status: 403},
+			Pages:  map[string]*crawltest.Page{"/": {Links: []string{"/y"}}, "/y": {}},
+		},
+		{
+			// robots.txt 500: unreachable, nothing else may be fetched (§2.3.1.4).
+			Host:   "down.test",
+			Robots: &crawltest.Robots{Status: 500},
+			Pages:  map[string]*crawltest.Page{"/": {Links: []string{"/z"}}, "/z": {}},
+		},
+		{
+			// robots.txt redirects to another host; its rules apply here (§2.3.1.2).
+			Host:   "moved.test",
+			Robots: &crawltest.Robots{RedirectTo: "http://rules.test/moved-robots.txt"},
+			Pages: map[string]*crawltest.Page{
+				"/":            {Links: []string{"/secret.html", "/open.html"}},
+				"/secret.html": {Disallowed: true},
+				"/open.html":   {},
+			},
+		},
+		{
+			Host: "rules.test",
+			Pages: map[string]*crawltest.Page{
+				"/":                 {},
+				"/moved-robots.txt": {ContentType: "text/plain", Body: "User-agent: *\nDisallow: /secret\n"},
+			},
+		},
+		{
+			// A page reachable only through the sitemap robots.txt lists, through a
+			// gzip-compressed sitemap index.
+			Host:     "maps.test",
+			Robots:   &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
+			Sitemaps: []string{"http://maps.test/sitemap-index.xml.gz"},
+			Pages: map[string]*crawltest.Page{
+				"/":                              {},
+				"/sitemap-index.xml.gz":          {Sitemap: true, Gzip: true, Links: []string{"/sitemap-pages.xml"}},
+				"/sitemap-pages.xml":             {Sitemap: true, Links: []string{"/only-in-sitemap.html", "/also.html"}},
+				"/only-in-sitemap.html":          {},
+				"/also.html":                     {Links: []string{"/linked-from-sitemap-page.html"}},
+				"/linked-from-sitemap-page.html": {},
+			},
+		},
+	}
+}
+
+// testConfig is a configuration for crawling farm into dir.
+func testConfig(farm *crawltest.Farm, dir string) crawl.Config {
+	cfg := crawl.DefaultConfig()
+	cfg.DataDir = dir
+	cfg.Seeds = farm.Seeds()
+	cfg.Workers = 8
+	cfg.Politeness.MinDelay = crawl.Duration(testDelay)
+	cfg.Politeness.BackoffBase = crawl.Duration(10 * time.Millisecond)
+	cfg.Politeness.BackoffMax = crawl.Duration(40 * time.Millisecond)
+	cfg.Robots.UnreachableAttempts = 2
+	cfg.Robots.UnreachableRetry = crawl.Duration(10 * time.Millisecond)
+	cfg.Network.AllowPrivate = true
+	cfg.Network.Resolve = farm.Resolve()
+	return cfg
+}
+
+func startFarm(t *testing.T, sites []crawltest.Site) *crawltest.Farm {
+	t.Helper()
+	farm, err := crawltest.Start(sites...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { farm.Close() })
+	return farm
+}
+
+func runCrawl(t *testing.T, cfg crawl.Config) crawl.Summary {
+	t.Helper()
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	c.Stderr = testWriter{t}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.Run(ctx); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return c.Summary()
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func auditOK(t *testing.T, farm *crawltest.Farm, maxDup int) *crawltest.Report {
+	t.Helper()
+	r := crawltest.Audit(farm, crawltest.AuditOptions{
+		Agent: "politecrawl", MinDelay: testDelay, Tolerance: time.Millisecond,
+		MaxDuplicates: maxDup, MinCoverage: 1,
+	})
+	if err := r.Err(); err != nil {
+		t.Errorf("audit: %v", err)
+	}
+	if r.Coverage != 1 {
+		t.Errorf("coverage %.3f, missing %v", r.Coverage, r.Missing)
+	}
+	return r
+}
+
+func TestCrawlFarm(t *testing.T) {
+	farm := startFarm(t, farmSites())
+	dir := t.TempDir()
+	sum := runCrawl(t, testConfig(farm, dir))
+	r := auditOK(t, farm, 0)
+	t.Logf("summary:\n%s", sum)
+	t.Logf("audit: %d requests, efficiency %.2f, smallest gap ratio %.2f, unexpected %v",
+		r.Requests, r.Efficiency(), r.SmallestGapRatio, r.Unexpected)
+	if !sum.Complete {
+		t.Errorf("summary says the crawl is not complete: %+v", sum)
+	}
+	if sum.RobotsBlocked == 0 {
+		t.Errorf("no URL counted as disallowed by robots.txt")
+	}
+	if sum.Parked == 0 {
+		t.Errorf("down.test's URLs were not set aside")
+	}
+
+	// pages.jsonl has one whole line per page and sitemap response, and each points
+	// into a WARC file that exists.
+	lines := readPages(t, filepath.Join(dir, "pages.jsonl"))
+	if int64(len(lines)) != sum.Pages {
+		t.Errorf("pages.jsonl has %d lines, summary counts %d pages", len(lines), sum.Pages)
+	}
+	byURL := map[string]map[string]any{}
+	for _, l := range lines {
+		byURL[l["url"].(string)] = l
+		warc, _ := l["warc_file"].(string)
+		if _, err := os.Stat(filepath.Join(dir, "warc", warc)); err != nil {
+			t.Errorf("%s: warc_file %q: %v", l["url"], warc, err)
+		}
+	}
+	if l := byURL["http://news.test/nofollow.html"]; l == nil || l["nofollow"] != true {
+		t.Errorf("pages.jsonl line of nofollow.html: %v", l)
+	}
+	if l := byURL["http://shop.test/item/2"]; l == nil || l["status"] != float64(410) {
+		t.Errorf("pages.jsonl line of a 410 page: %v", l)
+	}
+	if _, ok := byURL["http://news.test/private/x.html"]; ok {
+		t.Errorf("a disallowed page is in pages.jsonl")
+	}
+}
+
+// A second run over a finished crawl fetches nothing again: resuming is free.
+func TestCrawlResumeFinished(t *testing.T) {
+	farm := startFarm(t, farmSites()[:3])
+	dir := t.TempDir()
+	runCrawl(t, testConfig(farm, dir))
+	first := len(farm.Requests())
+	farm.Reset()
+	sum := runCrawl(t, testConfig(farm, dir))
+	for _, r := range farm.Requests() {
+		if !strings.HasSuffix(r.Path, "/robots.txt") {
+			t.Errorf("second run fetched %s again", r.URL())
+		}
+	}
+	if !sum.Complete || sum.Pages != 0 {
+		t.Errorf("second run: %+v (first run made %d requests)", sum, first)
+	}
+}
+
+// Stopping a crawl (ctx cancelled) and running it again finishes the same crawl with
+// no page fetched twice.
+func TestCrawlStopAndResume(t *testing.T) {
+	sites := crawltest.Generate(crawltest.GenerateOptions{Hosts: 4, PagesPerHost: 15, LinksPerPage: 4, Seed: 7})
+	farm := startFarm(t, sites)
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = testWriter{t}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	// Stop after the farm has answered some pages (no clock involved).
+	for len(farm.Requests()) < 12 {
+		select {
+		case err := <-done:
+			t.Fatalf("crawl ended before it was stopped: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
+	}
+	if c.Summary().Complete {
+		t.Fatal("crawl complete before the stop; make the farm bigger")
+	}
+	runCrawl(t, cfg)
+	auditOK(t, farm, 0)
+}
+
+func readPages(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("pages.jsonl line %d: %v", len(out)+1, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}

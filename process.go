@@ -1,0 +1,364 @@
+package crawl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/robots"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// process takes one lease from robots.txt to frontier.Done, following DESIGN.md: robots
+// cache → politeness → fetch → storage → extract → frontier. It returns an error only
+// when the crawl must stop (the frontier or storage failed); anything a server or a
+// document does wrong becomes the lease's outcome.
+func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
+	rob, err := c.robots.Get(ctx, l.Host)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopping at once: the lease is requeued at the next Open
+		}
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now().Add(c.cfg.Robots.UnreachableRetry.d())})
+	}
+	if rob.Unreachable && !rob.Stale {
+		if rob.GaveUp {
+			c.log.Warn("robots.txt unreachable: host set aside until the next run",
+				"host", l.Host, "attempts", rob.Attempts, "status", rob.Status)
+			if err := c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()}); err != nil {
+				return err
+			}
+			if err := c.front.Park(ctx, l.Host, "robots-unreachable"); err != nil {
+				return fmtErr("frontier park", err)
+			}
+			return nil
+		}
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: rob.RetryAt, HostReady: rob.RetryAt})
+	}
+	c.applyRules(l.Host, rob.Robots)
+	if err := c.queueSitemaps(ctx, l.Host, rob); err != nil {
+		return err
+	}
+	decision := rob.Robots.Match(c.agent, l.URL)
+	if !decision.Allowed {
+		c.counters.robotsBlocked.Add(1)
+		c.log.Debug("disallowed by robots.txt", "url", l.URL, "rule", ruleString(decision.Rule))
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.sched.Ready(l.Host)})
+	}
+
+	ticket, err := c.sched.Acquire(ctx, l.Host)
+	if err != nil {
+		var deferred *politeness.DeferredError
+		if errors.As(err, &deferred) {
+			c.log.Info("host deferred", "host", l.Host, "until", deferred.Until, "reason", deferred.Reason)
+			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
+		}
+		return nil // ctx ended: stopping at once
+	}
+	resp, ferr := c.client.Fetch(ctx, &fetch.Request{URL: l.URL})
+	next := c.sched.Release(ticket, observe(resp, ferr))
+	if ferr != nil {
+		return c.fetchFailed(ctx, l, ferr, next)
+	}
+	c.countResponse(resp)
+
+	loc, err := c.warc.WriteExchange(ctx, exchange(resp, "page"))
+	if err != nil {
+		return fmtErr("warc", err)
+	}
+
+	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next}
+	page := storage.Page{
+		URL:           l.URL,
+		FinalURL:      resp.FinalURL,
+		Status:        resp.Status,
+		ContentType:   resp.Header.Get("Content-Type"),
+		Length:        int64(len(resp.Body)),
+		FetchedAt:     resp.Start.UTC(),
+		PayloadDigest: loc.PayloadDigest,
+		WARCFile:      loc.File,
+		WARCOffset:    loc.Offset,
+		WARCLength:    loc.Length,
+		Depth:         l.Depth,
+		FoundOn:       l.FoundOn,
+	}
+	var outlinks []string
+	switch {
+	case resp.Status >= 300 && resp.Status < 400 && resp.Location != "":
+		out.Links = c.redirect(l, resp.Location)
+		outlinks = []string{resp.Location}
+	case resp.Status == http.StatusTooManyRequests || resp.Status >= 500:
+		// The scheduler has already pushed the host back (Retry-After or backoff).
+		out = frontier.Outcome{Kind: frontier.Retry, RetryAt: next, HostReady: next, Error: true}
+	case resp.Status >= 200 && resp.Status < 300:
+		if l.Kind == kindSitemap {
+			out.Links = c.sitemapLinks(l, resp)
+		} else {
+			out.Links, outlinks = c.pageLinks(l, resp, &page)
+		}
+	}
+	page.Links = len(outlinks)
+	if err := c.pages.Write(ctx, &page); err != nil {
+		return fmtErr("pages", err)
+	}
+	if err := c.warc.WriteMetadata(ctx, &storage.Metadata{
+		TargetURI:    l.URL,
+		ConcurrentTo: loc.RecordID,
+		Date:         resp.Start,
+		Outlinks:     outlinks,
+		Robots:       provenance(rob, decision),
+	}); err != nil {
+		return fmtErr("warc", err)
+	}
+	return c.done(ctx, l, out)
+}
+
+// done finishes a lease, counting what the frontier accepted of its links.
+func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcome) error {
+	if o.Kind == frontier.Skipped {
+		c.counters.skip(o.Reason, 1)
+	}
+	if err := c.front.Done(ctx, l, o); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmtErr("frontier", err)
+	}
+	return nil
+}
+
+// fetchFailed turns a fetch error into the lease's outcome.
+func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error, next timeT) error {
+	if ctx.Err() != nil {
+		return nil // stopping at once: the lease is requeued at the next Open
+	}
+	c.counters.errors.Add(1)
+	var fe *fetch.Error
+	if !errors.As(err, &fe) {
+		c.log.Warn("fetch failed", "url", l.URL, "err", err)
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
+	}
+	c.log.Debug("fetch failed", "url", l.URL, "phase", fe.Phase, "err", err)
+	switch {
+	case fe.Phase == "policy":
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "policy", HostReady: next})
+	case fe.Temporary():
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, RetryAt: next, HostReady: next, Error: true})
+	default:
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: fe.Phase, HostReady: next, Error: true})
+	}
+}
+
+func (c *Crawler) countResponse(resp *fetch.Response) {
+	c.counters.fetched.Add(1)
+	c.counters.pages.Add(1)
+	c.counters.bytes.Add(int64(len(resp.RawBody)))
+	c.counters.statusClass(resp.Status)
+}
+
+// redirect queues a redirect's target as a new URL, one hop further.
+func (c *Crawler) redirect(l *frontier.Lease, location string) []frontier.Entry {
+	if l.Hops+1 > c.cfg.Fetch.MaxRedirects {
+		c.counters.skip("redirect-limit", 1)
+		return nil
+	}
+	u, err := c.urls.Canonical(location)
+	if err != nil {
+		c.counters.skip("bad-url", 1)
+		return nil
+	}
+	if reason := c.scope.Check(u, l.Depth); reason != "" {
+		c.counters.skip(string(reason), 1)
+		return nil
+	}
+	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: l.URL, Kind: l.Kind, Hops: l.Hops + 1}}
+}
+
+// pageLinks extracts a document's facts into page and returns the links to queue and
+// every outlink found (for the WARC metadata record).
+func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page) ([]frontier.Entry, []string) {
+	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
+		d := extract.RobotsTag(resp.Header, c.agent)
+		page.NoIndex, page.NoFollow = d.NoIndex, d.NoFollow
+		return nil, nil
+	}
+	base, err := url.Parse(resp.FinalURL)
+	if err != nil {
+		base, _ = url.Parse(l.URL)
+	}
+	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text})
+	if err != nil {
+		c.counters.skip("unparsable-html", 1)
+		c.log.Debug("html not parsed", "url", l.URL, "err", err)
+		return nil, nil
+	}
+	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
+	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
+	if c.cfg.Storage.Text {
+		page.Text = doc.Text
+	}
+	for reason, n := range doc.Skipped {
+		c.counters.skip("link-"+reason, int64(n))
+	}
+	outlinks := make([]string, 0, len(doc.Links))
+	for _, ln := range doc.Links {
+		outlinks = append(outlinks, ln.URL)
+	}
+	if doc.Robots.NoFollow {
+		c.counters.skip("nofollow-page", int64(len(doc.Links)))
+		return nil, outlinks
+	}
+	entries := make([]frontier.Entry, 0, len(doc.Links))
+	seen := make(map[string]struct{}, len(doc.Links))
+	for _, ln := range doc.Links {
+		if ln.NoFollow && !c.cfg.Scope.FollowNofollow {
+			c.counters.skip("nofollow-link", 1)
+			continue
+		}
+		u, err := c.urls.Canonical(ln.URL)
+		if err != nil {
+			c.counters.skip("bad-url", 1)
+			continue
+		}
+		if _, dup := seen[u]; dup {
+			continue
+		}
+		seen[u] = struct{}{}
+		if reason := c.scope.Check(u, l.Depth+1); reason != "" {
+			c.counters.skip(string(reason), 1)
+			continue
+		}
+		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
+	}
+	return entries, outlinks
+}
+
+// sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
+// priority, and nested sitemaps (bounded depth) as sitemap fetches.
+func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []frontier.Entry {
+	res, err := extract.Sitemap(bytes.NewReader(resp.Body), l.URL, extract.SitemapOptions{})
+	if err != nil && res == nil {
+		c.counters.skip("unparsable-sitemap", 1)
+		c.log.Info("sitemap not parsed", "url", l.URL, "err", err)
+		return nil
+	}
+	for reason, n := range res.Skipped {
+		c.counters.skip("sitemap-"+reason, int64(n))
+	}
+	// robots.txt may list sitemaps on another host (sitemaps.org cross-submission):
+	// such a sitemap may name URLs of the host whose robots.txt listed it.
+	lister := ""
+	if l.FoundOn != "" {
+		lister = extract.Authority(l.FoundOn)
+	}
+	var entries []frontier.Entry
+	for _, child := range res.Sitemaps {
+		if l.Depth+1 > extract.MaxSitemapDepth {
+			c.counters.skip("sitemap-depth", 1)
+			continue
+		}
+		u, err := c.urls.Canonical(child)
+		if err != nil {
+			c.counters.skip("bad-url", 1)
+			continue
+		}
+		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: prioritySitemap, FoundOn: l.FoundOn, Kind: kindSitemap})
+	}
+	for _, su := range res.URLs {
+		u, err := c.urls.Canonical(su.Loc)
+		if err != nil {
+			c.counters.skip("bad-url", 1)
+			continue
+		}
+		if !extract.SitemapCovers(l.URL, u) && extract.Authority(u) != lister {
+			c.counters.skip("sitemap-cross-host", 1)
+			continue
+		}
+		if reason := c.scope.Check(u, 1); reason != "" {
+			c.counters.skip(string(reason), 1)
+			continue
+		}
+		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
+	}
+	return entries
+}
+
+// queueSitemaps queues, once per host and run, the sitemaps its robots.txt lists (or
+// /sitemap.xml when configured to guess).
+func (c *Crawler) queueSitemaps(ctx context.Context, host string, rob *robots.Entry) error {
+	if !c.cfg.Sitemaps.FromRobots && !c.cfg.Sitemaps.Guess {
+		return nil
+	}
+	c.sitemapsMu.Lock()
+	if c.sitemapsQueued[host] {
+		c.sitemapsMu.Unlock()
+		return nil
+	}
+	c.sitemapsQueued[host] = true
+	c.sitemapsMu.Unlock()
+
+	var urls []string
+	if c.cfg.Sitemaps.FromRobots && rob.Robots != nil {
+		urls = rob.Robots.Sitemaps()
+	}
+	if len(urls) == 0 && c.cfg.Sitemaps.Guess {
+		urls = []string{host + "/sitemap.xml"}
+	}
+	var entries []frontier.Entry
+	for _, s := range urls {
+		u, err := c.urls.Canonical(s)
+		if err != nil {
+			c.counters.skip("bad-url", 1)
+			continue
+		}
+		entries = append(entries, frontier.Entry{URL: u, Priority: prioritySitemap, FoundOn: rob.URL, Kind: kindSitemap})
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := c.front.Add(ctx, entries...); err != nil && ctx.Err() == nil {
+		return fmtErr("frontier", err)
+	}
+	return nil
+}
+
+// applyRules hands the scheduler the pacing rules of a host's robots.txt for our agent,
+// when that robots.txt is new to it.
+func (c *Crawler) applyRules(host string, r *robots.Robots) {
+	c.rulesMu.Lock()
+	same := c.rulesFor[host] == r
+	c.rulesFor[host] = r
+	c.rulesMu.Unlock()
+	if same || r == nil {
+		return
+	}
+	c.sched.SetRules(host, pacing(r.Group(c.agent)))
+}
+
+// isHTML reports whether a response is an HTML document, from its Content-Type or, when
+// that is missing, from its first bytes.
+func isHTML(contentType string, body []byte) bool {
+	if contentType == "" {
+		contentType = http.DetectContentType(body)
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+func ruleString(r *robots.Rule) string {
+	if r == nil {
+		return "no matching rule"
+	}
+	return r.String()
+}

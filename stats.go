@@ -1,0 +1,123 @@
+package crawl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// counters are the crawl's running figures, updated by every worker.
+type counters struct {
+	fetched       atomic.Int64 // responses received (pages, robots.txt and sitemaps)
+	pages         atomic.Int64 // page and sitemap responses received
+	bytes         atomic.Int64 // body bytes received, as sent on the wire
+	errors        atomic.Int64 // fetches that ended in a network error or timeout
+	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
+	robotsFetched atomic.Int64 // robots.txt fetches
+	inFlight      atomic.Int64 // fetches in progress
+
+	mu      sync.Mutex
+	status  map[string]int64 // responses by class: 2xx, 3xx, 4xx, 5xx
+	skipped map[string]int64 // URLs not queued or not fetched, by reason
+}
+
+func newCounters() *counters {
+	return &counters{status: map[string]int64{}, skipped: map[string]int64{}}
+}
+
+func (c *counters) statusClass(code int) {
+	class := "other"
+	if code >= 100 && code < 600 {
+		class = fmt.Sprintf("%dxx", code/100)
+	}
+	c.mu.Lock()
+	c.status[class]++
+	c.mu.Unlock()
+}
+
+func (c *counters) skip(reason string, n int64) {
+	if n == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.skipped[reason] += n
+	c.mu.Unlock()
+}
+
+// Summary is what a crawl did, for the final report.
+type Summary struct {
+	Pages         int64            // page and sitemap responses received in this run
+	ByStatus      map[string]int64 // responses by status class ("2xx", "3xx", ...)
+	Bytes         int64            // body bytes received
+	Errors        int64            // fetches that failed on the network
+	RobotsBlocked int64            // URLs robots.txt disallowed
+	RobotsFetched int64            // robots.txt fetches
+	Skipped       map[string]int64 // URLs skipped by reason (scope, traps, limits, ...)
+	Queued        int64            // URLs still queued when the run ended (parked ones excluded)
+	Parked        int64            // URLs set aside for this run (robots.txt unreachable)
+	Duration      time.Duration    // how long Run ran
+	Complete      bool             // the frontier is empty: nothing is left to fetch
+	DataDir       string           // where the results are
+}
+
+// String formats the summary as a few lines for people.
+func (s Summary) String() string {
+	var b strings.Builder
+	state := "stopped before the end (run again to resume)"
+	if s.Complete {
+		state = "complete"
+	}
+	rate := 0.0
+	if s.Duration > 0 {
+		rate = float64(s.Pages) / s.Duration.Seconds()
+	}
+	fmt.Fprintf(&b, "crawl %s: %d pages in %s (%.1f pages/s), %s received\n",
+		state, s.Pages, s.Duration.Round(time.Millisecond), rate, formatBytes(s.Bytes))
+	fmt.Fprintf(&b, "  status:  %s\n", formatCounts(s.ByStatus))
+	fmt.Fprintf(&b, "  robots:  %d robots.txt fetched, %d URLs disallowed\n", s.RobotsFetched, s.RobotsBlocked)
+	fmt.Fprintf(&b, "  skipped: %s\n", formatCounts(s.Skipped))
+	fmt.Fprintf(&b, "  errors:  %d network errors; %d URLs still queued, %d set aside until the next run\n", s.Errors, s.Queued, s.Parked)
+	fmt.Fprintf(&b, "  output:  %s", s.DataDir)
+	return b.String()
+}
+
+func formatCounts(m map[string]int64) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func copyCounts(mu *sync.Mutex, m map[string]int64) map[string]int64 {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
