@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+func init() {
+	register("demo", "crawl a small farm of sites on loopback (no internet needed)", runDemo)
+}
+
+// demoMarker marks a data directory made by crawl demo, so a later demo may replace it.
+const demoMarker = ".politecrawl-demo"
+
+func runDemo(ctx context.Context, m *Main, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	data := fs.String("data", "crawl-demo", "data `dir`ectory for the demo crawl (replaced if an earlier demo made it)")
+	delay := fs.Duration("delay", 100*time.Millisecond, "least `time` between requests to one host")
+	progress := fs.String("progress", "auto", "progress display: auto, line, log or none")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "usage: crawl demo [-data DIR] [-delay D]\n\nStarts a small farm of web sites on loopback (robots.txt of every kind, a\nsitemap, redirects, a nofollow page, errors) and crawls it with the normal\nengine and defaults, but a short delay (and robots.txt retries and backoff\nten delays apart). Then it prints the summary and where the WARC files and\npages.jsonl went.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if err := prepareDemoDir(*data); err != nil {
+		return err
+	}
+
+	farm, err := crawltest.Start(crawltest.DemoSites()...)
+	if err != nil {
+		return err
+	}
+	defer farm.Close()
+	fmt.Fprintf(m.Stdout, "demo: %d sites on loopback (%s): %v\n", len(farm.Hosts()), farm.Addr(), farm.Hosts())
+
+	cfg := crawl.DefaultConfig()
+	cfg.DataDir = *data
+	cfg.Seeds = farm.Seeds()
+	cfg.Politeness.MinDelay = crawl.Duration(*delay)
+	cfg.Network.AllowPrivate = true // the farm is on loopback
+	cfg.Network.Resolve = farm.Resolve()
+	cfg.Workers = 8
+	// The farm has hosts whose robots.txt answers 503 and 429: retry them, and back off
+	// from them, on the demo's time scale rather than the default minute and seconds, so
+	// the demo ends in seconds.
+	cfg.Robots.UnreachableRetry = crawl.Duration(10 * *delay)
+	cfg.Politeness.BackoffBase = crawl.Duration(10 * *delay)
+	cfg.Politeness.BackoffMax = crawl.Duration(100 * *delay)
+	if err := runEngine(ctx, m, cfg, *progress); err != nil {
+		return err
+	}
+	report := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: *delay})
+	fmt.Fprintf(m.Stdout, "audit: %d requests, coverage %.0f%%, politeness efficiency %.2f, smallest gap/allowed %.2f, violations %d\n",
+		report.Requests, 100*report.Coverage, report.Efficiency(), report.SmallestGapRatio, len(report.Violations))
+	for _, v := range report.Violations {
+		fmt.Fprintf(m.Stdout, "  %s\n", v)
+	}
+	abs, _ := filepath.Abs(*data)
+	fmt.Fprintf(m.Stdout, "\nresults in %s:\n  %s  (WARC 1.1 archives)\n  %s  (one JSON object per page)\n  %s  (the log, JSON lines)\n",
+		abs, filepath.Join(abs, "warc", "*.warc.gz"), filepath.Join(abs, "pages.jsonl"), filepath.Join(abs, "crawl.log"))
+	return report.Err()
+}
+
+// prepareDemoDir removes an earlier demo's directory (only one the demo made) and
+// creates a fresh one with the marker.
+func prepareDemoDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, demoMarker)); err != nil {
+			return usagef("%s exists and was not made by crawl demo; choose another -data", dir)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, demoMarker), []byte("made by crawl demo\n"), 0o644)
+}

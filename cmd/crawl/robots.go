@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/robots"
+)
+
+func init() {
+	register("robots", "explain robots.txt decisions for URLs", runRobots)
+}
+
+// robotsSource is one robots.txt the command read: its rules and where they came from.
+type robotsSource struct {
+	rules  *robots.Robots
+	origin string // the file name, or the robots.txt URL with its status
+}
+
+func runRobots(ctx context.Context, m *Main, args []string) error {
+	fs := flag.NewFlagSet("robots", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	agent := fs.String("agent", crawl.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
+	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
+	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
+	timeout := fs.Duration("timeout", 30*time.Second, "deadline of each robots.txt fetch")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "usage: crawl robots [-agent TOKEN] [-file robots.txt] URL...\n\n"+
+			"Prints, for each URL, whether the agent may fetch it under RFC 9309 and the rule\n"+
+			"that decided, then the crawl-delay, request-rate, visit-time, content-signal and\n"+
+			"sitemaps of that robots.txt. Without -file, each URL's live robots.txt is fetched\n"+
+			"(up to 5 redirects) and its status applied as RFC 9309 §2.3.1 says.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	urls := fs.Args()
+	if len(urls) == 0 {
+		fs.Usage()
+		return usagef("robots: no URL given")
+	}
+	token := robots.AgentToken(*agent)
+	if token == "" {
+		return usagef("robots: -agent %q does not start with a product token (letters, '_' and '-')", *agent)
+	}
+
+	var fixed *robotsSource
+	if *file != "" {
+		body, err := readLimited(*file, robots.MaxSize)
+		if err != nil {
+			return usagef("robots: %v", err)
+		}
+		fixed = &robotsSource{rules: robots.Parse(body), origin: *file}
+	}
+	var live *liveRobots
+	if fixed == nil {
+		client, err := fetch.New(fetch.Options{
+			UserAgent:    *agent,
+			Timeout:      *timeout,
+			AllowPrivate: *allowPrivate,
+		})
+		if err != nil {
+			// The agent is also sent as the User-Agent header; a bare token may be refused
+			// there, so fall back to the default header and keep the token for matching.
+			client, err = fetch.New(fetch.Options{UserAgent: crawl.DefaultUserAgent, Timeout: *timeout, AllowPrivate: *allowPrivate})
+			if err != nil {
+				return err
+			}
+		}
+		live = &liveRobots{client: client, byAuthority: map[string]*robotsSource{}}
+	}
+
+	printed := map[*robotsSource]bool{}
+	var order []*robotsSource
+	for _, raw := range urls {
+		src := fixed
+		if src == nil {
+			var err error
+			src, err = live.get(ctx, raw)
+			if err != nil {
+				return usagef("robots: %v", err)
+			}
+		}
+		d := src.rules.Match(token, raw)
+		verdict := "disallowed"
+		if d.Allowed {
+			verdict = "allowed"
+		}
+		fmt.Fprintf(m.Stdout, "%-10s %s\t%s\n", verdict, raw, d)
+		if !printed[src] {
+			printed[src] = true
+			order = append(order, src)
+		}
+	}
+	for _, src := range order {
+		describeRobots(m.Stdout, src, token)
+	}
+	return nil
+}
+
+// describeRobots prints what a robots.txt asks of token besides allow and disallow.
+func describeRobots(w io.Writer, src *robotsSource, token string) {
+	g := src.rules.Group(token)
+	fmt.Fprintf(w, "\nrobots.txt: %s\n", src.origin)
+	if src.rules.Unreachable() {
+		fmt.Fprintln(w, "  unreachable: everything but /robots.txt is disallowed until it can be fetched")
+	}
+	if len(g.Agents) > 0 {
+		fmt.Fprintf(w, "  groups for %s: user-agent %s\n", token, strings.Join(g.Agents, ", "))
+	} else {
+		fmt.Fprintf(w, "  groups for %s: none\n", token)
+	}
+	if g.CrawlDelay > 0 {
+		fmt.Fprintf(w, "  crawl-delay: %s\n", g.CrawlDelay)
+	}
+	if !g.RequestRate.IsZero() {
+		fmt.Fprintf(w, "  request-rate: %s\n", g.RequestRate)
+	}
+	for _, v := range g.VisitTimes {
+		fmt.Fprintf(w, "  visit-time: %s\n", v)
+	}
+	if len(g.ContentSignal) > 0 {
+		keys := make([]string, 0, len(g.ContentSignal))
+		for k := range g.ContentSignal {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		pairs := make([]string, len(keys))
+		for i, k := range keys {
+			pairs[i] = k + "=" + g.ContentSignal[k]
+		}
+		fmt.Fprintf(w, "  content-signal: %s\n", strings.Join(pairs, ", "))
+	}
+	for _, s := range src.rules.Sitemaps() {
+		fmt.Fprintf(w, "  sitemap: %s\n", s)
+	}
+}
+
+// liveRobots fetches each authority's robots.txt once.
+type liveRobots struct {
+	client      *fetch.Client
+	byAuthority map[string]*robotsSource
+}
+
+func (l *liveRobots) get(ctx context.Context, raw string) (*robotsSource, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an absolute http or https URL (use -file for paths)", raw)
+	}
+	authority := strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+	if src, ok := l.byAuthority[authority]; ok {
+		return src, nil
+	}
+	robotsURL := authority + "/robots.txt"
+	resp, err := l.client.Fetch(ctx, &fetch.Request{
+		URL:             robotsURL,
+		FollowRedirects: 5,
+		AcceptTypes:     []string{},
+		MaxBodySize:     robots.MaxSize + 1,
+	})
+	var src *robotsSource
+	if err != nil {
+		src = &robotsSource{rules: robots.FromStatus(0, nil), origin: fmt.Sprintf("%s (not fetched: %v)", robotsURL, err)}
+	} else {
+		origin := fmt.Sprintf("%s (status %d)", robotsURL, resp.Status)
+		if resp.FinalURL != robotsURL {
+			origin = fmt.Sprintf("%s → %s (status %d)", robotsURL, resp.FinalURL, resp.Status)
+		}
+		src = &robotsSource{rules: robots.FromStatus(resp.Status, resp.Body), origin: origin}
+	}
+	l.byAuthority[authority] = src
+	return src, nil
+}
+
+// readLimited reads at most limit bytes of the file at path: robots.txt past MaxSize is
+// ignored anyway.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
