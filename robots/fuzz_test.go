@@ -38,6 +38,9 @@ func FuzzParse(f *testing.F) {
 		if string(appendNormalized(nil, norm)) != norm {
 			t.Fatalf("normalising %q is not idempotent", p)
 		}
+		if needsNormalize(p) != (norm != p) {
+			t.Fatalf("needsNormalize(%q) = %v, but its normal form is %q", p, needsNormalize(p), norm)
+		}
 		a, b := r.Allowed(agent, "http://example.com"+p), r.Allowed(agent, "http://example.com"+norm)
 		if a != b {
 			t.Fatalf("path %q allowed %v, its normal form %q allowed %v", p, a, norm, b)

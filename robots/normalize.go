@@ -20,11 +20,22 @@ var encodeTable = func() (t [256]bool) {
 	return t
 }()
 
-// needsNormalize reports whether appendNormalized would change s. It is a fast scan:
-// it answers true for any "%", even one already in normal form.
+// needsNormalize reports whether appendNormalized would change s. A %XX already in
+// normal form (upper-case hex, not an unreserved character, "*" or "$"), such as the
+// %20 of a query, does not count, so that URLs as net/url writes them are matched
+// without a copy.
 func needsNormalize(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '%' || encodeTable[c] {
+		switch c := s[i]; {
+		case c == '%':
+			if i+2 >= len(s) || !isUpperHex(s[i+1]) || !isUpperHex(s[i+2]) {
+				return true
+			}
+			if v := unhex(s[i+1])<<4 | unhex(s[i+2]); isUnreserved(v) || v == '*' || v == '$' {
+				return true
+			}
+			i += 2
+		case encodeTable[c]:
 			return true
 		}
 	}
@@ -66,6 +77,8 @@ func isUnreserved(c byte) bool {
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
+
+func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
 
 func unhex(c byte) byte {
 	switch {
