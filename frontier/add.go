@@ -60,7 +60,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 		b.count(pRefused+p.reject, 1)
 		return false, nil
 	}
-	if b.seen.Get(p.fp[:]) != nil {
+	if b.seenBefore(p.fp) {
 		b.count(cDuplicate, 1)
 		return false, nil
 	}
@@ -77,15 +77,19 @@ func (b *batch) add(p *prepared) (bool, error) {
 	}
 	ht := b.host(p.host, true)
 	b.seq++
-	if err := b.seen.Put(p.fp[:], []byte{}); err != nil {
-		return false, err
-	}
-	if err := b.queue.Put(queueKey(ht.rec.id, p.e.Priority, p.e.Depth, b.seq), p.val); err != nil {
-		return false, err
-	}
+	b.newSeen[p.fp] = struct{}{}
+	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, p.e.Priority, p.e.Depth, b.seq), p.val})
 	ht.rec.queued++
 	b.count(cAdded, 1)
 	return true, nil
+}
+
+// seenBefore reports whether fp is in the seen bucket or was added by this batch.
+func (b *batch) seenBefore(fp [16]byte) bool {
+	if _, ok := b.newSeen[fp]; ok {
+		return true
+	}
+	return b.seen.Get(fp[:]) != nil
 }
 
 // Add queues the entries whose URLs were never seen before and returns how many that
