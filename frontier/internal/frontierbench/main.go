@@ -1,0 +1,467 @@
+// Frontierbench measures the frontier at scale. It builds a database of millions of
+// queued URLs over many hosts, then, in fresh processes, opens it and reports the Go
+// heap, peak RSS, file size, Open time and Next/Done throughput, each beside
+// workload.Memory, a frontier of maps and slices, holding the same URLs in the same
+// run:
+//
+//	go run ./frontier/internal/frontierbench -urls 1000000,10000000 -hosts 100000
+//
+// Sizes are built in order, each growing the database of the one before; the cycles
+// of each size add their links, so the next size starts a little larger. The run
+// above takes about 5 minutes on 2 cores and needs about 550 bytes of disk per URL
+// (5.5 GB) and, for the baseline, about 400 bytes of memory per URL (4 GB).
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/frontier/internal/workload"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "frontierbench:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the command line.
+type config struct {
+	dir      string
+	keep     bool
+	sizes    []int
+	hosts    int
+	batch    int
+	workers  int
+	duration time.Duration
+	memory   bool
+	drop     bool
+	// Set for a child process, which measures one side and prints a result.
+	child string // "frontier" or "memory"
+	db    string
+	salt  uint64
+}
+
+func parseArgs(args []string) (*config, error) {
+	c := &config{}
+	fs := flag.NewFlagSet("frontierbench", flag.ContinueOnError)
+	fs.StringVar(&c.dir, "dir", "", "directory for the database, which must not hold one yet; empty means a new temporary one")
+	fs.BoolVar(&c.keep, "keep", false, "keep the database at the end")
+	urls := fs.String("urls", "1000000,10000000", "comma-separated sizes to build and measure, in queued URLs")
+	fs.IntVar(&c.hosts, "hosts", 100_000, "number of hosts the URLs are spread over")
+	fs.IntVar(&c.batch, "batch", 300_000, "URLs per Add while building")
+	fs.IntVar(&c.workers, "workers", 64, "goroutines calling Next and Done")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
+	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
+	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
+	fs.StringVar(&c.child, "child", "", "internal: measure one side")
+	fs.StringVar(&c.db, "db", "", "internal: database path")
+	fs.Uint64Var(&c.salt, "salt", 1, "internal: makes the URLs of the cycles distinct between sizes")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	for s := range strings.SplitSeq(*urls, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("-urls: %q is not a positive number", s)
+		}
+		if len(c.sizes) > 0 && n <= c.sizes[len(c.sizes)-1] {
+			return nil, fmt.Errorf("-urls: sizes must grow, %d does not", n)
+		}
+		c.sizes = append(c.sizes, n)
+	}
+	if c.hosts <= 0 || c.batch <= 0 || c.workers <= 0 || c.duration <= 0 {
+		return nil, errors.New("-hosts, -batch, -workers and -duration must be positive")
+	}
+	return c, nil
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	c, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	if c.child != "" {
+		var r *result
+		switch c.child {
+		case "frontier":
+			r, err = measureFrontier(ctx, c)
+		case "memory":
+			r, err = measureMemory(c)
+		default:
+			return fmt.Errorf("-child %q", c.child)
+		}
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(r)
+	}
+	if c.dir == "" {
+		if c.dir, err = os.MkdirTemp("", "frontierbench"); err != nil {
+			return err
+		}
+		if !c.keep {
+			defer os.RemoveAll(c.dir)
+		}
+	} else if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	db := filepath.Join(c.dir, "frontier.db")
+	fmt.Fprintf(stdout, "%s, %d hosts, %d workers for %v per cycle run, GOMAXPROCS %d\n\n",
+		db, c.hosts, c.workers, c.duration, runtime.GOMAXPROCS(0))
+	built := 0
+	for i, size := range c.sizes {
+		b, err := build(ctx, c, db, built, size)
+		if err != nil {
+			return err
+		}
+		built = size
+		fmt.Fprintf(stdout, "built %d URLs: %d more in %v, %.0f URLs/s, %s per URL written\n",
+			size, b.urls, b.time.Round(time.Millisecond), float64(b.urls)/b.time.Seconds(),
+			fmtBytes(float64(b.written)/float64(b.urls)))
+		salt := strconv.Itoa(i + 1)
+		var f, m *result
+		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
+			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String()); err != nil {
+			return err
+		}
+		if c.memory {
+			if m, err = child(ctx, "-child", "memory", "-urls", strconv.Itoa(size), "-salt", salt,
+				"-hosts", strconv.Itoa(c.hosts), "-workers", strconv.Itoa(c.workers), "-duration", c.duration.String()); err != nil {
+				return err
+			}
+		}
+		printTable(stdout, size, f, m)
+	}
+	return nil
+}
+
+// built is what build did.
+type built struct {
+	urls    int
+	time    time.Duration
+	written int64
+}
+
+// build grows the database at path from have to want queued URLs, in batches of
+// c.batch from two goroutines, as a workload.Corpus lays them out.
+func build(ctx context.Context, c *config, path string, have, want int) (built, error) {
+	f, err := frontier.Open(path, frontier.Options{})
+	if err != nil {
+		return built{}, err
+	}
+	defer f.Close()
+	var next atomic.Int64
+	next.Store(int64(have))
+	start, written := time.Now(), bytesWritten()
+	var (
+		wg    sync.WaitGroup
+		errMu sync.Mutex
+		first error
+	)
+	for range 2 {
+		wg.Go(func() {
+			corpus := workload.NewCorpus(c.hosts)
+			for {
+				from := next.Add(int64(c.batch)) - int64(c.batch)
+				if from >= int64(want) {
+					return
+				}
+				entries := corpus.Append(nil, uint64(from), uint64(min(from+int64(c.batch), int64(want))))
+				added, err := f.Add(ctx, entries...)
+				if err == nil && added != len(entries) {
+					err = fmt.Errorf("build: %d of %d URLs added from %d", added, len(entries), from)
+				}
+				if err != nil {
+					errMu.Lock()
+					first = cmpErr(first, err)
+					errMu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return built{}, first
+	}
+	if err := f.Close(); err != nil {
+		return built{}, err
+	}
+	return built{urls: want - have, time: time.Since(start), written: bytesWritten() - written}, nil
+}
+
+// cmpErr returns a if it is an error, else b.
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// result is one side's figures at one size. Times are in nanoseconds and sizes in
+// bytes.
+type result struct {
+	Side        string
+	URLs        int64         // queued when measured
+	FileSize    int64         // frontier, at Open
+	FileSizeEnd int64         // frontier, after the cycles
+	OpenCold    time.Duration // frontier: Open after dropping the file from the page cache
+	OpenWarm    time.Duration // frontier: Open again
+	Build       time.Duration // memory: Add of every URL
+	HeapInuse   uint64        // after Open or Build, after GC
+	PeakRSS     int64         // VmHWM after Open or Build
+	RSSAnon     int64         // RssAnon after Open or Build
+	RSSFile     int64         // RssFile after Open or Build: the mapped file's pages
+	Cycles      int64
+	CycleTime   time.Duration
+	Written     int64  // bytes written during the cycles
+	HeapEnd     uint64 // after the cycles, after GC
+	PeakEnd     int64  // VmHWM after the cycles
+	AnonEnd     int64  // RssAnon after the cycles
+	FileEnd     int64  // RssFile after the cycles
+}
+
+// child runs this program with args and decodes the result it prints.
+func child(ctx context.Context, args ...string) (*result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+	}
+	var r result
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		return nil, fmt.Errorf("%s: output %q: %w", strings.Join(args, " "), out.Bytes(), err)
+	}
+	return &r, nil
+}
+
+func measureFrontier(ctx context.Context, c *config) (*result, error) {
+	r := &result{Side: "frontier"}
+	if c.drop {
+		if err := dropCache(c.db); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	f, err := frontier.Open(c.db, frontier.Options{})
+	if err != nil {
+		return nil, err
+	}
+	r.OpenCold = time.Since(start)
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	f, err = frontier.Open(c.db, frontier.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r.OpenWarm = time.Since(start)
+	r.URLs = f.Stats().Queued
+	fi, err := os.Stat(c.db)
+	if err != nil {
+		return nil, err
+	}
+	r.FileSize = fi.Size()
+	r.HeapInuse = heapInuse()
+	r.PeakRSS, r.RSSAnon, r.RSSFile = memStatus()
+
+	next := func(ctx context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error) {
+		l, err := f.Next(ctx)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return &l.Entry, l.Host, func(links []frontier.Entry) error {
+			return f.Done(ctx, l, frontier.Outcome{Links: links})
+		}, nil
+	}
+	if err := cycles(ctx, c, r, next); err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	if fi, err = os.Stat(c.db); err != nil {
+		return nil, err
+	}
+	r.FileSizeEnd = fi.Size()
+	return r, nil
+}
+
+func measureMemory(c *config) (*result, error) {
+	r := &result{Side: "memory"}
+	m := workload.NewMemory(1)
+	const batch = 300_000
+	start := time.Now()
+	buf := make([]frontier.Entry, 0, batch)
+	corpus := workload.NewCorpus(c.hosts)
+	for from := uint64(0); from < uint64(c.sizes[0]); from += batch {
+		m.Add(corpus.Append(buf[:0], from, min(from+batch, uint64(c.sizes[0])))...)
+	}
+	r.Build = time.Since(start)
+	clear(buf[:cap(buf)])
+	buf = nil
+	r.URLs = int64(m.Len())
+	r.HeapInuse = heapInuse()
+	r.PeakRSS, r.RSSAnon, r.RSSFile = memStatus()
+
+	next := func(context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error) {
+		l, ok := m.Next(time.Now())
+		if !ok {
+			return nil, "", nil, errors.New("memory: no host ready")
+		}
+		return &l.Entry, l.Host, func(links []frontier.Entry) error {
+			m.Done(l, time.Now(), links)
+			return nil
+		}, nil
+	}
+	if err := cycles(context.Background(), c, r, next); err != nil {
+		return nil, err
+	}
+	runtime.KeepAlive(m) // until cycles measured the heap
+	return r, nil
+}
+
+// cycles runs c.workers goroutines that lease a URL with next and finish it with
+// workload.LinksPerPage new links, for c.duration, and records the figures in r.
+func cycles(ctx context.Context, c *config, r *result,
+	next func(context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		n     atomic.Int64
+		wg    sync.WaitGroup
+		errMu sync.Mutex
+		first error
+	)
+	start, written := time.Now(), bytesWritten()
+	deadline := start.Add(c.duration)
+	for w := range c.workers {
+		wg.Go(func() {
+			id := c.salt<<44 | uint64(w)<<36
+			var links []frontier.Entry
+			for time.Now().Before(deadline) {
+				e, host, done, err := next(ctx)
+				if err == nil {
+					links = workload.Links(links[:0], e, host, id, workload.LinksPerPage, c.hosts)
+					id += workload.LinksPerPage
+					err = done(links)
+				}
+				if err != nil {
+					errMu.Lock()
+					first = cmpErr(first, err)
+					errMu.Unlock()
+					cancel()
+					return
+				}
+				n.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	r.CycleTime = time.Since(start)
+	r.Written = bytesWritten() - written
+	r.Cycles = n.Load()
+	r.HeapEnd = heapInuse()
+	r.PeakEnd, r.AnonEnd, r.FileEnd = memStatus()
+	return nil
+}
+
+// heapInuse returns runtime.MemStats.HeapInuse after a full collection.
+func heapInuse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+func printTable(w io.Writer, size int, f, m *result) {
+	fmt.Fprintf(w, "\n%d URLs over the hosts\n\n", size)
+	fmt.Fprintln(w, "| figure | frontier | memory | frontier/memory |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	if m == nil {
+		m = &result{}
+	}
+	row := func(name string, fv, mv float64, unit func(float64) string) {
+		ratio, fs, ms := "-", "-", "-"
+		if mv > 0 && fv > 0 {
+			ratio = fmt.Sprintf("%.3g", fv/mv)
+		}
+		if fv > 0 {
+			fs = unit(fv)
+		}
+		if mv > 0 {
+			ms = unit(mv)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", name, fs, ms, ratio)
+	}
+	count := func(v float64) string { return fmt.Sprintf("%.0f", v) }
+	secs := func(v float64) string { return time.Duration(v).Round(time.Millisecond).String() }
+	row("URLs queued", float64(f.URLs), float64(m.URLs), count)
+	row("Go heap in use after Open/build, after GC", float64(f.HeapInuse), float64(m.HeapInuse), fmtBytes)
+	row("peak RSS (VmHWM) after Open/build", float64(f.PeakRSS), float64(m.PeakRSS), fmtBytes)
+	row("RssAnon after Open/build", float64(f.RSSAnon), float64(m.RSSAnon), fmtBytes)
+	row("RssFile after Open/build", float64(f.RSSFile), float64(m.RSSFile), fmtBytes)
+	row("file size at Open", float64(f.FileSize), 0, fmtBytes)
+	row("file size per URL queued", float64(f.FileSize)/float64(f.URLs), 0, fmtBytes)
+	row("Open, file not cached", float64(f.OpenCold), 0, secs)
+	row("Open, file cached", float64(f.OpenWarm), 0, secs)
+	row("build in memory (Add of every URL)", 0, float64(m.Build), secs)
+	row("Next/Done+30 links cycles/s", rate(f), rate(m), count)
+	row("bytes written per cycle", float64(f.Written)/float64(max(f.Cycles, 1)), 0, fmtBytes)
+	row("Go heap in use after the cycles, after GC", float64(f.HeapEnd), float64(m.HeapEnd), fmtBytes)
+	row("peak RSS (VmHWM) after the cycles", float64(f.PeakEnd), float64(m.PeakEnd), fmtBytes)
+	row("RssAnon after the cycles", float64(f.AnonEnd), float64(m.AnonEnd), fmtBytes)
+	row("RssFile after the cycles", float64(f.FileEnd), float64(m.FileEnd), fmtBytes)
+	row("file size after the cycles", float64(f.FileSizeEnd), 0, fmtBytes)
+	fmt.Fprintln(w)
+}
+
+func rate(r *result) float64 {
+	if r.CycleTime <= 0 {
+		return 0
+	}
+	return float64(r.Cycles) / r.CycleTime.Seconds()
+}
+
+func fmtBytes(v float64) string {
+	switch {
+	case v >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", v/(1<<30))
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
