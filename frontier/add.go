@@ -27,7 +27,7 @@ const maxReason = 64
 type prepared struct {
 	e      Entry
 	host   string
-	fp     [16]byte
+	fp     seenKey
 	val    []byte
 	reject string // a refusal reason known before the transaction
 }
@@ -47,7 +47,7 @@ func (f *Frontier) prepare(entries []Entry) []prepared {
 			continue
 		}
 		p.host = h
-		p.fp = fingerprint(p.e.URL)
+		p.fp = fingerprint(h, p.e.URL)
 		p.val = encodeEntry(&p.e, 0)
 	}
 	return ps
@@ -85,7 +85,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 }
 
 // seenBefore reports whether fp is in the seen bucket or was added by this batch.
-func (b *batch) seenBefore(fp [16]byte) bool {
+func (b *batch) seenBefore(fp seenKey) bool {
 	if _, ok := b.newSeen[fp]; ok {
 		return true
 	}

@@ -86,7 +86,7 @@ func (f *Frontier) commit(ops []*op) {
 	var b *batch
 	if err == nil {
 		b = &batch{f: f, hosts: make(map[string]*hostTx), counters: make(map[string]int64),
-			newSeen: make(map[[16]byte]struct{})}
+			newSeen: make(map[seenKey]struct{})}
 		err = f.update(func(tx *bolt.Tx) error {
 			b.begin(tx)
 			for _, o := range ops {
@@ -142,7 +142,7 @@ type batch struct {
 	// node by shifting the keys after the new one, so keys put in random order cost
 	// time quadratic in the number a node receives in one transaction (minutes for an
 	// Add of a few hundred thousand URLs to a new file).
-	newSeen  map[[16]byte]struct{}
+	newSeen  map[seenKey]struct{}
 	newQueue []keyValue
 }
 
@@ -197,7 +197,7 @@ func (b *batch) counter(name string) int64 { return b.f.counters[name] + b.count
 // flush writes the new URLs, the touched host records, the counters and the
 // sequences.
 func (b *batch) flush() error {
-	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y [16]byte) int { return bytes.Compare(x[:], y[:]) })
+	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
 	for _, fp := range fps {
 		if err := b.seen.Put(fp[:], []byte{}); err != nil {
 			return err

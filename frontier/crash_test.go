@@ -226,7 +226,7 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 			}
 			queued[e.URL] = true
 			perHost[hostIDOf(k)]++
-			if fp := fingerprint(e.URL); seen.Get(fp[:]) == nil {
+			if fp := fingerprint(hostOfTest(t, e.URL), e.URL); seen.Get(fp[:]) == nil {
 				return fmt.Errorf("queued URL %s not in the seen set", e.URL)
 			}
 			return nil
@@ -264,4 +264,13 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 	if s := f.Stats(); s.Queued != total || s.Queued != int64(len(queued)) {
 		t.Fatalf("run %d: Stats.Queued %d, hosts %d, queue %d", run, s.Queued, total, len(queued))
 	}
+}
+
+func hostOfTest(t *testing.T, rawURL string) string {
+	t.Helper()
+	h, err := hostOf(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -18,7 +18,8 @@
 //   - queue: one key per queued URL, host id + priority (descending) + depth
 //     (ascending) + sequence number, so a host's queue is one contiguous key range and
 //     its head is the first key of that range;
-//   - seen: a 128-bit truncated SHA-256 fingerprint of every URL ever accepted;
+//   - seen: every URL ever accepted, as 4 bytes of a hash of its host followed by
+//     a 128-bit truncated SHA-256 fingerprint of the URL;
 //   - leases: the queue keys leased and not yet finished; Open returns them to their
 //     queues (at-least-once);
 //   - robots: cached robots.txt data by authority, opaque to this package.

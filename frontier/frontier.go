@@ -81,7 +81,7 @@ var (
 	keyFormat   = []byte("format")
 	keySeq      = []byte("seq")
 	keyHostID   = []byte("hostid")
-	formatValue = []byte("politecrawl-frontier 1")
+	formatValue = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
 	counterPfx  = []byte("n/")
 )
 
