@@ -67,6 +67,7 @@ type Crawler struct {
 	counters *counters
 
 	started    time.Time
+	resumed    bool // the frontier held hosts when Run began: a previous run touched them
 	ended      time.Time
 	finalStats atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
 	finished   chan struct{}                  // closed when Run returns
@@ -192,6 +193,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
 		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
 
+	c.resumed = c.front.Stats().Hosts > 0
 	if err := c.addSeeds(ctx); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
@@ -22,6 +23,7 @@ import (
 // when the crawl must stop (the frontier or storage failed); anything a server or a
 // document does wrong becomes the lease's outcome.
 func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
+	c.restoreSpacing(l.Host, c.cfg.Politeness.MinDelay.d())
 	rob, err := c.robots.Get(ctx, l.Host)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -340,7 +342,19 @@ func (c *Crawler) applyRules(host string, r *robots.Robots) {
 	if same || r == nil {
 		return
 	}
-	c.sched.SetRules(host, pacing(r.Group(c.agent)))
+	g := r.Group(c.agent)
+	c.sched.SetRules(host, pacing(g))
+	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
+}
+
+// restoreSpacing keeps a host's spacing across a restart. The previous process may have
+// sent host a request just before it died, which no record holds; so in a resumed crawl
+// the first request of this run to each host waits delay from when the run started, as
+// if one had been sent then. Later calls change nothing once that time has passed.
+func (c *Crawler) restoreSpacing(host string, delay time.Duration) {
+	if c.resumed && delay > 0 {
+		c.sched.Restore(host, c.started.Add(delay))
+	}
 }
 
 // isHTML reports whether a response is an HTML document, from its Content-Type or, when
