@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// cpuFarm is the farm of the cpu and resume scenarios: many hosts of large pages with
+// many links, served by this process.
+type cpuFarm struct {
+	farm     *crawltest.Farm
+	pages    int // expected pages, robots.txt excluded
+	requests int // expected requests, robots.txt included
+}
+
+// cpuFarm starts the farm on first use.
+func (b *bench) cpuFarm() (*cpuFarm, error) {
+	if b.cpu != nil {
+		b.cpu.farm.Reset()
+		return b.cpu, nil
+	}
+	s := b.opts.size
+	farm, err := crawltest.Start(crawltest.Generate(crawltest.GenerateOptions{
+		Seed:           2,
+		Hosts:          s.cpuHosts,
+		PagesPerHost:   s.cpuPages,
+		LinksPerPage:   s.cpuLinks,
+		PageSize:       s.cpuPageSize,
+		CrossHostLinks: 0.1,
+		Latency:        s.cpuLatency,
+	})...)
+	if err != nil {
+		return nil, err
+	}
+	pages := len(farm.Expected())
+	b.cpu = &cpuFarm{farm: farm, pages: pages, requests: pages + len(farm.ExpectedRobots())}
+	return b.cpu, nil
+}
+
+// cpuScenario crawls the farm with no delay, first with the engine and then with the
+// ceiling, each in a child process, and compares pages per second and per CPU-second.
+func (b *bench) cpuScenario(ctx context.Context, r *result) error {
+	cf, err := b.cpuFarm()
+	if err != nil {
+		return err
+	}
+	s := b.opts.size
+	b.logf("cpu: %d hosts × %d pages of %s with %d links, min_delay 1ns: the crawler",
+		s.cpuHosts, s.cpuPages, fmtBytes(float64(s.cpuPageSize)), s.cpuLinks)
+	j := &job{Kind: "crawl", Profile: b.profilePath("cpu-crawler.pprof"),
+		Crawl: crawlJobFor(cf.farm, filepath.Join(b.dir, "cpu"), b.opts.workers, noDelay)}
+	eng, err := b.runChildJob(ctx, j)
+	if err != nil {
+		return err
+	}
+	if !eng.Complete {
+		r.problem("crawl not complete: %s", eng.Summary)
+	}
+	rep := crawltest.Audit(cf.farm, crawltest.AuditOptions{Agent: agent, Tolerance: time.Millisecond, MinCoverage: 1})
+	if err := rep.Err(); err != nil {
+		r.problem("audit: %v", err)
+	}
+
+	b.logf("cpu: the ceiling (net/http + goquery + a map, no storage)")
+	cf.farm.Reset()
+	j = &job{Kind: "ceiling", Profile: b.profilePath("cpu-ceiling.pprof"),
+		Crawl: crawlJobFor(cf.farm, "", b.opts.workers, 0)}
+	ceil, err := b.runChildJob(ctx, j)
+	if err != nil {
+		return err
+	}
+	if int(ceil.Pages) != cf.pages {
+		r.problem("the ceiling fetched %d pages, the farm has %d: the comparison is not fair", ceil.Pages, cf.pages)
+	}
+
+	rate := func(n int64, d time.Duration) float64 {
+		if d <= 0 {
+			return 0
+		}
+		return float64(n) / d.Seconds()
+	}
+	engRate, ceilRate := rate(eng.Pages, eng.Wall), rate(ceil.Pages, ceil.Wall)
+	engCPU, ceilCPU := rate(eng.Pages, eng.CPU), rate(ceil.Pages, ceil.CPU)
+	r.add("pages", float64(eng.Pages), fmtCount(eng.Pages))
+	r.add("crawler pages/s", engRate, fmt.Sprintf("%.0f", engRate))
+	r.add("crawler pages/CPU-s", engCPU, fmt.Sprintf("%.0f", engCPU))
+	r.add("ceiling pages/s", ceilRate, fmt.Sprintf("%.0f", ceilRate))
+	r.add("ceiling pages/CPU-s", ceilCPU, fmt.Sprintf("%.0f", ceilCPU))
+	ratio := 0.0
+	if ceilRate > 0 {
+		ratio = engRate / ceilRate
+	}
+	r.goal("crawler/ceiling pages/s", ratio, fmt.Sprintf("%.2f", ratio), "≥ 0.60", ratio >= 0.6, !b.opts.short)
+	if ceilCPU > 0 {
+		r.add("crawler/ceiling pages/CPU-s", engCPU/ceilCPU, fmt.Sprintf("%.2f", engCPU/ceilCPU))
+	}
+	r.add("crawler peak RSS", float64(eng.PeakRSS), fmtBytes(float64(eng.PeakRSS)))
+	return nil
+}

@@ -1,0 +1,278 @@
+// Crawlbench measures politecrawl on a crawltest farm: how close it keeps every host to
+// its allowed pace, how much CPU a page costs beside the simplest crawler that could
+// fetch the same pages, how its frontier behaves at millions of URLs, and what a kill -9
+// costs. It runs the real engine with its defaults (durable bbolt frontier, WARC files,
+// pages.jsonl) in a temporary data directory and prints one line per scenario.
+//
+// Usage:
+//
+//	go run ./crawltest/cmd/crawlbench [-scenario polite,cpu,scale,resume] [-short] [-out DIR]
+//
+// Scenarios:
+//
+//   - polite: 500 hosts × 40 pages, min_delay 1s, five hosts with a Crawl-delay of
+//     1.5s, crawled in this process. Politeness efficiency (ideal time / actual time)
+//     and the smallest gap between two requests to a host divided by the allowed gap.
+//   - cpu: 1,000 hosts × 20 pages of 30 KB with 50 links each, no delay (min_delay 1ns:
+//     the configuration has no way to say zero, see noDelay). Pages per second and per
+//     CPU-second of the crawler, and of a ceiling crawler (net/http, goquery, a map for
+//     the seen set, no storage) on the same farm with as many workers; each runs in a
+//     child process so that its CPU time (getrusage) is its own, the farm staying here.
+//   - scale: a frontier grown to 1 and then 10 million URLs over 100,000 hosts by
+//     frontier.Add in large batches, each time opened by a fresh process: Open time,
+//     peak RSS (VmHWM), Go heap, file bytes per URL and Next/Done cycles per second.
+//   - resume: the cpu crawl in a child process killed with SIGKILL after a third of its
+//     requests, then run again: extra fetches and the time from the restart to the
+//     first request the farm sees.
+//
+// Other flags: -out DIR keeps the data directories and writes results.json and
+// results.md (a table for BENCHMARKS.md) there; -profile adds CPU profiles of the
+// crawler, the ceiling, the frontier build and cycles, and a heap profile of the
+// frontier, to DIR; -scale-urls sets the scale sizes; -workers the crawler's workers;
+// -resume-delay gives the resume crawl a min_delay, so that the audit checks the
+// spacing of each host across the kill.
+//
+// -short runs every scenario at a small size and checks only that each completes and
+// that the politeness audit passes; it never judges a figure. The command exits with
+// status 1 when a scenario fails (an audit violation, an incomplete crawl, an error),
+// 2 on a usage error and 0 otherwise, goals met or not.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if job := os.Getenv(childEnv); job != "" {
+		os.Exit(runChild(job, os.Stdout, os.Stderr))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
+	code := m.Exit(m.Run(ctx, os.Args[1:]))
+	stop()
+	os.Exit(code)
+}
+
+// Main is the command, with its output streams, so that tests run it in-process.
+type Main struct {
+	Stdout io.Writer // one line per scenario
+	Stderr io.Writer // progress and errors
+}
+
+// errUsage marks a bad command line: exit status 2.
+var errUsage = errors.New("usage error")
+
+// errFailed marks a run in which some scenario failed: exit status 1.
+var errFailed = errors.New("some scenarios failed")
+
+// scenarioOrder is the order scenarios run in, whatever order -scenario names them.
+var scenarioOrder = []string{"polite", "cpu", "scale", "resume"}
+
+// options is the command line.
+type options struct {
+	scenarios map[string]bool
+	short     bool
+	out       string // "" means a temporary directory, removed at the end
+	profile   bool
+	workers   int
+	// resumeDelay is the resume scenario's min_delay; 0 means as the cpu scenario.
+	resumeDelay time.Duration
+	size        sizes
+}
+
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume")
+	o := &options{}
+	fs.BoolVar(&o.short, "short", false, "small sizes: check that every scenario completes and keeps the politeness audit, judge no figure")
+	fs.StringVar(&o.out, "out", "", "keep data directories, results.json, results.md and profiles in this `dir`ectory (default: a temporary one, removed)")
+	fs.BoolVar(&o.profile, "profile", false, "write CPU profiles of the crawler, the ceiling and the frontier cycles, and a heap profile of the frontier, into -out")
+	fs.IntVar(&o.workers, "workers", 64, "crawler workers (the engine's default is 64); the ceiling uses as many")
+	scaleURLs := fs.String("scale-urls", "", "comma-separated frontier `sizes` the scale scenario grows to and measures in turn (default 1000000,10000000; -short 100000)")
+	fs.DurationVar(&o.resumeDelay, "resume-delay", 0, "min_delay of the resume crawl, audited across the kill (default: none, as the cpu scenario)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
+	}
+	o.scenarios = map[string]bool{}
+	for s := range strings.SplitSeq(*list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		known := false
+		for _, k := range scenarioOrder {
+			known = known || k == s
+		}
+		if !known {
+			return nil, fmt.Errorf("-scenario: unknown scenario %q (want polite, cpu, scale or resume): %w", s, errUsage)
+		}
+		o.scenarios[s] = true
+	}
+	if len(o.scenarios) == 0 {
+		return nil, fmt.Errorf("-scenario: no scenario named: %w", errUsage)
+	}
+	if o.profile && o.out == "" {
+		return nil, fmt.Errorf("-profile needs -out DIR to write the profiles to: %w", errUsage)
+	}
+	if o.resumeDelay < 0 {
+		return nil, fmt.Errorf("-resume-delay must not be negative: %w", errUsage)
+	}
+	if o.workers < 1 || o.workers > 10000 {
+		return nil, fmt.Errorf("-workers must be between 1 and 10000: %w", errUsage)
+	}
+	o.size = fullSizes
+	if o.short {
+		o.size = shortSizes
+	}
+	if *scaleURLs != "" {
+		o.size.scaleURLs = nil
+		for v := range strings.SplitSeq(*scaleURLs, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n <= 0 {
+				return nil, fmt.Errorf("-scale-urls: %q is not a positive number: %w", v, errUsage)
+			}
+			if k := len(o.size.scaleURLs); k > 0 && n <= o.size.scaleURLs[k-1] {
+				return nil, fmt.Errorf("-scale-urls: sizes must grow, %d does not: %w", n, errUsage)
+			}
+			o.size.scaleURLs = append(o.size.scaleURLs, n)
+		}
+	}
+	return o, nil
+}
+
+// Run runs the scenarios named in args and prints a line for each. It returns
+// errFailed (wrapped) when one of them failed.
+func (m *Main) Run(ctx context.Context, args []string) error {
+	o, err := parseArgs(args, m.Stderr)
+	if err != nil {
+		return err
+	}
+	dir := o.out
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "crawlbench"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b := &bench{opts: o, dir: dir, stderr: m.Stderr}
+	defer b.close()
+
+	mode := "full size"
+	if o.short {
+		mode = "short"
+	}
+	fmt.Fprintf(m.Stdout, "crawlbench %s, %s, %d workers, data in %s\n", mode, machine(), o.workers, dir)
+	var results []*result
+	failed := 0
+	for _, name := range scenarioOrder {
+		if !o.scenarios[name] {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r := b.run(ctx, name)
+		results = append(results, r)
+		fmt.Fprintln(m.Stdout, r.line())
+		if len(r.Problems) > 0 {
+			failed++
+		}
+	}
+	if o.out != "" {
+		if err := writeResults(dir, o, results); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d: %w", failed, len(results), errFailed)
+	}
+	return nil
+}
+
+// Exit reports err on stderr and turns it into an exit status: 0 success, 1 failure,
+// 2 usage error.
+func (m *Main) Exit(err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		if msg := err.Error(); msg != errUsage.Error() {
+			fmt.Fprintln(m.Stderr, "crawlbench:", strings.TrimSuffix(msg, ": "+errUsage.Error()))
+		}
+		return 2
+	default:
+		fmt.Fprintln(m.Stderr, "crawlbench:", err)
+		return 1
+	}
+}
+
+// bench is one run of the command: its options, directory and the farm the cpu and
+// resume scenarios share.
+type bench struct {
+	opts   *options
+	dir    string
+	stderr io.Writer
+	cpu    *cpuFarm // started by the first scenario that needs it
+	jobs   int      // child jobs started, to name their files
+}
+
+func (b *bench) close() {
+	if b.cpu != nil {
+		b.cpu.farm.Close()
+	}
+}
+
+// run runs one scenario within its time bound and returns its result; an error
+// becomes a problem of the result.
+func (b *bench) run(ctx context.Context, name string) *result {
+	r := &result{Scenario: name}
+	timeout := b.opts.size.timeout
+	if name == "scale" {
+		timeout = b.opts.size.scaleTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	var err error
+	switch name {
+	case "polite":
+		err = b.polite(ctx, r)
+	case "cpu":
+		err = b.cpuScenario(ctx, r)
+	case "scale":
+		err = b.scale(ctx, r)
+	case "resume":
+		err = b.resume(ctx, r)
+	}
+	r.Elapsed = time.Since(start)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("not finished within %v: %w", timeout, err)
+		}
+		r.problem("%v", err)
+	}
+	return r
+}
+
+// logf writes a progress line on stderr.
+func (b *bench) logf(format string, args ...any) {
+	fmt.Fprintf(b.stderr, "crawlbench: "+format+"\n", args...)
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// resume crawls the cpu farm in a child process, kills it with SIGKILL once it has
+// made a share of its requests, runs the same crawl again and audits the two runs'
+// record as one crawl: every page fetched, politeness kept across the restart, and no
+// more pages fetched twice than there were workers in flight at the kill.
+func (b *bench) resume(ctx context.Context, r *result) error {
+	cf, err := b.cpuFarm()
+	if err != nil {
+		return err
+	}
+	s := b.opts.size
+	workers := b.opts.workers
+	delay := b.opts.resumeDelay
+	if delay <= 0 {
+		delay = noDelay
+	}
+	b.logf("resume: the cpu crawl (min_delay %v), killed after %.0f%% of its requests, then run again",
+		delay, 100*s.resumeKillAt)
+	cj := crawlJobFor(cf.farm, filepath.Join(b.dir, "resume"), workers, delay)
+
+	first, err := b.startChild(ctx, &job{Kind: "crawl", Crawl: cj})
+	if err != nil {
+		return err
+	}
+	killAt := max(int(float64(cf.requests)*s.resumeKillAt), 1)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for served := 0; served < killAt; served = len(cf.farm.Requests()) {
+		select {
+		case <-first.done:
+			if _, err := first.wait(); err != nil {
+				return err
+			}
+			return fmt.Errorf("the crawl ended after %d of %d requests, before the kill; make the farm bigger", served, cf.requests)
+		case <-ctx.Done():
+			first.kill()
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	if err := first.kill(); err != nil {
+		return fmt.Errorf("kill: %w", err)
+	}
+
+	restart := time.Now()
+	second, err := b.runChildJob(ctx, &job{Kind: "crawl", Crawl: cj})
+	if err != nil {
+		return err
+	}
+	if !second.Complete {
+		r.problem("crawl not complete after the restart: %s", second.Summary)
+	}
+
+	reqs := cf.farm.Requests()
+	before, firstAfter := 0, time.Time{}
+	robotsBefore := map[string]bool{}
+	robotsAgain := 0
+	for _, q := range reqs {
+		if q.Start.Before(restart) {
+			before++
+			if q.Path == "/robots.txt" {
+				robotsBefore[q.Host] = true
+			}
+			continue
+		}
+		if firstAfter.IsZero() {
+			firstAfter = q.Start
+		}
+		if q.Path == "/robots.txt" && robotsBefore[q.Host] {
+			robotsAgain++
+		}
+	}
+	rep := crawltest.AuditRequests(cf.farm, reqs, crawltest.AuditOptions{
+		Agent: agent, MinDelay: b.opts.resumeDelay, Tolerance: time.Millisecond,
+		MaxDuplicates: workers, MinCoverage: 1,
+	})
+	if err := rep.Err(); err != nil {
+		r.problem("audit: %v", err)
+	}
+	judge := !b.opts.short
+	r.add("killed after", float64(before), fmt.Sprintf("%s of %s requests", fmtCount(int64(before)), fmtCount(int64(len(reqs)))))
+	r.goal("extra fetches", float64(rep.Duplicates), fmt.Sprint(rep.Duplicates),
+		fmt.Sprintf("≤ %d (workers)", workers), rep.Duplicates <= workers, judge)
+	r.add("robots.txt fetched again", float64(robotsAgain), fmt.Sprint(robotsAgain))
+	if firstAfter.IsZero() {
+		r.problem("no request after the restart")
+		return nil
+	}
+	wait := firstAfter.Sub(restart)
+	r.goal("restart to first request", wait.Seconds(), fmtDuration(wait)+fmt.Sprintf(" at %s URLs", fmtCount(int64(cf.pages))),
+		"< 2s (at 1M URLs: see scale Open)", wait < 2*time.Second, judge)
+	r.add("second run", second.Wall.Seconds(), fmtDuration(second.Wall))
+	r.add("coverage", rep.Coverage, fmt.Sprintf("%.4f", rep.Coverage))
+	return nil
+}

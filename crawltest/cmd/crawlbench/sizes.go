@@ -1,0 +1,80 @@
+package main
+
+import "time"
+
+// sizes are the dimensions of every scenario.
+type sizes struct {
+	// polite
+	politeHosts      int
+	politePages      int // per host
+	politeLinks      int // per page
+	politeDelay      time.Duration
+	politeCrawlDelay time.Duration // of every politeDelayEvery-th host
+	politeDelayEvery int
+
+	// cpu and resume share a farm.
+	cpuHosts     int
+	cpuPages     int           // per host
+	cpuLinks     int           // per page
+	cpuPageSize  int           // bytes
+	cpuLatency   time.Duration // added by the farm to every response
+	resumeKillAt float64       // fraction of the expected requests served before the kill
+
+	// scale
+	scaleURLs   []int // sizes measured in turn, each growing the frontier of the one before
+	scaleHosts  int
+	scaleBatch  int // URLs per frontier.Add while building
+	scaleCycles time.Duration
+
+	timeout      time.Duration // per scenario, scale excepted
+	scaleTimeout time.Duration
+}
+
+// fullSizes are the sizes of the goals.
+var fullSizes = sizes{
+	politeHosts:      500,
+	politePages:      40,
+	politeLinks:      10,
+	politeDelay:      time.Second,
+	politeCrawlDelay: 1500 * time.Millisecond,
+	politeDelayEvery: 100,
+
+	cpuHosts:     1000,
+	cpuPages:     20,
+	cpuLinks:     50,
+	cpuPageSize:  30 << 10,
+	resumeKillAt: 1.0 / 3,
+
+	scaleURLs:   []int{1_000_000, 10_000_000},
+	scaleHosts:  100_000,
+	scaleBatch:  500_000,
+	scaleCycles: 10 * time.Second,
+
+	timeout:      5 * time.Minute,
+	scaleTimeout: 30 * time.Minute,
+}
+
+// shortSizes make every scenario take a second or two (more under the race detector).
+var shortSizes = sizes{
+	politeHosts:      20,
+	politePages:      10,
+	politeLinks:      4,
+	politeDelay:      50 * time.Millisecond,
+	politeCrawlDelay: 100 * time.Millisecond,
+	politeDelayEvery: 10,
+
+	cpuHosts:     20,
+	cpuPages:     10,
+	cpuLinks:     10,
+	cpuPageSize:  30 << 10,
+	cpuLatency:   20 * time.Millisecond, // so that the resume crawl lasts long enough to be killed in the middle
+	resumeKillAt: 1.0 / 3,
+
+	scaleURLs:   []int{100_000},
+	scaleHosts:  1_000,
+	scaleBatch:  25_000,
+	scaleCycles: time.Second,
+
+	timeout:      2 * time.Minute,
+	scaleTimeout: 2 * time.Minute,
+}

@@ -1,0 +1,80 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cpuTime returns the user and system CPU time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// memStatus returns VmHWM (peak resident set), RssAnon and RssFile (the pages of
+// mapped files, such as bbolt's) from /proc/self/status, in bytes; 0 for those it
+// cannot read.
+func memStatus() (peak, anon, file int64) {
+	fields := map[string]*int64{"VmHWM:": &peak, "RssAnon:": &anon, "RssFile:": &file}
+	procFields("/proc/self/status", func(key string, kb int64) {
+		if p := fields[key]; p != nil {
+			*p = kb << 10
+		}
+	})
+	return peak, anon, file
+}
+
+// totalMemory returns the machine's memory in bytes, 0 if unknown.
+func totalMemory() int64 {
+	var total int64
+	procFields("/proc/meminfo", func(key string, kb int64) {
+		if key == "MemTotal:" {
+			total = kb << 10
+		}
+	})
+	return total
+}
+
+// procFields calls fn for every "Key: N kB" line of a /proc file.
+func procFields(path string, fn func(key string, kb int64)) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 3 && f[2] == "kB" {
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				fn(f[0], n)
+			}
+		}
+	}
+}
+
+// bytesWritten returns the bytes the process has passed to write calls so far (wchar
+// in /proc/self/io), or -1.
+func bytesWritten() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
