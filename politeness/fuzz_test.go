@@ -96,7 +96,8 @@ func FuzzScheduler(f *testing.F) {
 					obs.RetryAfter = "Fri, 20 Nov 2026 12:00:00 GMT" // in the past
 				}
 				next := s.Release(sl.tk, obs)
-				d := max(minDelay, crawlDelay[hh], now.Sub(sl.tk.Granted()))
+				// The adaptive delay (factor 1) is the response time, capped at MaxDelay.
+				d := max(minDelay, crawlDelay[hh], min(now.Sub(sl.tk.Granted()), DefaultMaxDelay))
 				free := now.Add(d)
 				if obs.Status == 503 {
 					free = latest(free, now.Add(3*time.Second))
