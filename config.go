@@ -77,7 +77,8 @@ type ScopeConfig struct {
 
 // PolitenessConfig sets how often one host is fetched.
 type PolitenessConfig struct {
-	// MinDelay is the least time between two requests to one host. robots.txt
+	// MinDelay is the least time between two requests to one host; 0 means none
+	// (robots.txt pacing, backoff and the adaptive delay still apply). robots.txt
 	// Crawl-delay and Request-rate can only make it longer.
 	MinDelay Duration `yaml:"min_delay"`
 	// MaxDelay is the longest Crawl-delay honoured by waiting; a host asking for more is

@@ -294,7 +294,7 @@ func (c *Crawler) open() error {
 		return fmt.Errorf("crawl: %w", err)
 	}
 	c.sched = politeness.New(politeness.Options{
-		MinDelay:       time.Duration(c.cfg.Politeness.MinDelay),
+		MinDelay:       minDelay(c.cfg.Politeness.MinDelay.d()),
 		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
 		Concurrency:    c.cfg.Politeness.PerHost,
 		AdaptiveFactor: adaptiveFactor(c.cfg.Politeness.AdaptiveFactor),
@@ -420,4 +420,14 @@ func adaptiveFactor(k float64) float64 {
 		return -1
 	}
 	return k
+}
+
+// minDelay maps the configuration's min_delay, where 0 means no minimum (only
+// robots.txt pacing, backoff and the adaptive delay space requests), onto the
+// scheduler's, where 0 means its 1 s default and a negative value means none.
+func minDelay(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

@@ -56,6 +56,12 @@ func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.sched.Ready(l.Host)})
 	}
 
+	// A host that is not ready yet (the delay after its robots.txt fetch, or after a
+	// restart) goes back to the frontier rather than holding this worker: the URL keeps
+	// its place at the head of the host's queue, and the worker takes another host.
+	if ready := c.sched.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
+	}
 	ticket, err := c.sched.Acquire(ctx, l.Host)
 	if err != nil {
 		var deferred *politeness.DeferredError
@@ -346,6 +352,10 @@ func (c *Crawler) applyRules(host string, r *robots.Robots) {
 	c.sched.SetRules(host, pacing(g))
 	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
 }
+
+// maxBlock is the longest politeness wait a worker sits through; a host whose wait is
+// longer is handed back to the frontier until it is ready.
+const maxBlock = 10 * time.Millisecond
 
 // restoreSpacing keeps a host's spacing across a restart. The previous process may have
 // sent host a request just before it died, which no record holds; so in a resumed crawl

@@ -209,8 +209,9 @@ func (b *batch) flush() error {
 			return err
 		}
 	}
-	for _, ht := range b.hosts {
-		if err := b.hostsB.Put([]byte(ht.name), ht.rec.encode()); err != nil {
+	// Host records too go in key order (see newSeen): an Add of many new hosts.
+	for _, name := range slices.Sorted(maps.Keys(b.hosts)) {
+		if err := b.hostsB.Put([]byte(name), b.hosts[name].rec.encode()); err != nil {
 			return err
 		}
 	}
