@@ -407,8 +407,8 @@ func (c *Crawler) Summary() Summary {
 		st = &live
 	}
 	if st != nil {
-		s.Queued, s.Parked = st.Queued, st.Parked
-		s.Complete = st.Queued == 0 && st.Leased == 0
+		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
+		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
 	}
 	return s
 }

@@ -57,6 +57,7 @@ type Summary struct {
 	RobotsFetched int64            // robots.txt fetches
 	Skipped       map[string]int64 // URLs skipped by reason (scope, traps, limits, ...)
 	Queued        int64            // URLs still queued when the run ended (parked ones excluded)
+	Staged        int64            // links found and not yet sorted into the queues
 	Parked        int64            // URLs set aside for this run (robots.txt unreachable)
 	Duration      time.Duration    // how long Run ran
 	Complete      bool             // the frontier is empty: nothing is left to fetch
@@ -80,6 +81,9 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "  robots:  %d robots.txt fetched, %d URLs disallowed\n", s.RobotsFetched, s.RobotsBlocked)
 	fmt.Fprintf(&b, "  skipped: %s\n", formatCounts(s.Skipped))
 	fmt.Fprintf(&b, "  errors:  %d network errors; %d URLs still queued, %d set aside until the next run\n", s.Errors, s.Queued, s.Parked)
+	if s.Staged > 0 {
+		fmt.Fprintf(&b, "  links:   %d found and not yet sorted into the queues (the next run does)\n", s.Staged)
+	}
 	fmt.Fprintf(&b, "  output:  %s", s.DataDir)
 	return b.String()
 }

@@ -30,6 +30,10 @@ type prepared struct {
 	fp     seenKey
 	val    []byte
 	reject string // a refusal reason known before the transaction
+
+	// When looked is set, known says whether fp was in the seen bucket when the
+	// staged links were folded (foldStaged looks them all up first, in key order).
+	looked, known bool
 }
 
 func (f *Frontier) prepare(entries []Entry) []prepared {
@@ -60,7 +64,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 		b.count(pRefused+p.reject, 1)
 		return false, nil
 	}
-	if b.seenBefore(p.fp) {
+	if b.seenBefore(p) {
 		b.count(cDuplicate, 1)
 		return false, nil
 	}
@@ -84,12 +88,15 @@ func (b *batch) add(p *prepared) (bool, error) {
 	return true, nil
 }
 
-// seenBefore reports whether fp is in the seen bucket or was added by this batch.
-func (b *batch) seenBefore(fp seenKey) bool {
-	if _, ok := b.newSeen[fp]; ok {
+// seenBefore reports whether p's URL is in the seen bucket or was added by this batch.
+func (b *batch) seenBefore(p *prepared) bool {
+	if _, ok := b.newSeen[p.fp]; ok {
 		return true
 	}
-	return b.seen.Get(fp[:]) != nil
+	if p.looked {
+		return p.known
+	}
+	return b.seen.Get(p.fp[:]) != nil
 }
 
 // Add queues the entries whose URLs were never seen before and returns how many that

@@ -94,6 +94,11 @@ func (f *Frontier) commit(ops []*op) {
 					return err
 				}
 			}
+			if b.shouldFold() {
+				if err := b.foldStaged(); err != nil {
+					return err
+				}
+			}
 			return b.flush()
 		})
 		if err != nil {
@@ -133,6 +138,7 @@ type batch struct {
 	seen     *bolt.Bucket
 	leases   *bolt.Bucket
 	robots   *bolt.Bucket
+	staged   *bolt.Bucket
 	hosts    map[string]*hostTx
 	counters map[string]int64 // increments
 	seq      uint64
@@ -144,6 +150,9 @@ type batch struct {
 	// Add of a few hundred thousand URLs to a new file).
 	newSeen  map[seenKey]struct{}
 	newQueue []keyValue
+
+	stagedLinks []prepared // links that Done staged in this batch
+	fold        bool       // Flush asked to fold the staged links in
 }
 
 type keyValue struct{ key, value []byte }
@@ -163,6 +172,7 @@ func (b *batch) begin(tx *bolt.Tx) {
 	b.seen = tx.Bucket(bucketSeen)
 	b.leases = tx.Bucket(bucketLeases)
 	b.robots = tx.Bucket(bucketRobots)
+	b.staged = tx.Bucket(bucketStaged)
 	b.seq = b.f.seq
 	b.hostID = b.f.hostID
 }
@@ -194,9 +204,12 @@ func (b *batch) count(name string, d int64) { b.counters[name] += d }
 // counter returns a counter's value as of this point of the batch.
 func (b *batch) counter(name string) int64 { return b.f.counters[name] + b.counters[name] }
 
-// flush writes the new URLs, the touched host records, the counters and the
-// sequences.
+// flush writes the staged links, the new URLs, the touched host records, the
+// counters and the sequences.
 func (b *batch) flush() error {
+	if err := b.flushStaged(); err != nil {
+		return err
+	}
 	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
 	for _, fp := range fps {
 		if err := b.seen.Put(fp[:], []byte{}); err != nil {

@@ -212,6 +212,10 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 		t.Fatalf("run %d: Open after kill: %v", run, err)
 	}
 	defer f.Close()
+	// Links staged by a committed Done are durable: folded in, they are queued.
+	if err := f.Flush(context.Background()); err != nil {
+		t.Fatalf("run %d: Flush after kill: %v", run, err)
+	}
 	queued := map[string]bool{}
 	perHost := map[uint64]int64{}
 	err = f.db.View(func(tx *bolt.Tx) error {

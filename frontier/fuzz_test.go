@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -28,6 +29,47 @@ func TestEntryEncoding(t *testing.T) {
 	for _, bad := range [][]byte{nil, {}, {2}, {1}, {1, 0, 0, 0, 0, 0, 5, 'a'}, append(encodeEntry(&Entry{URL: "x"}, 0), 0)} {
 		if _, _, err := decodeEntry(bad); err != errCorrupt {
 			t.Errorf("decodeEntry(%q): got %v, want errCorrupt", bad, err)
+		}
+	}
+}
+
+func testStaged() []prepared {
+	var ps []prepared
+	for _, e := range []Entry{
+		{URL: "http://a.test/x", Depth: 2, Priority: -1, FoundOn: "http://a.test/"},
+		{URL: "https://b.test:8443/y?z", Depth: math.MaxInt32, Priority: math.MinInt32, Kind: 3, Hops: 2},
+	} {
+		h, _ := hostOf(e.URL)
+		ps = append(ps, prepared{e: Entry{Depth: e.Depth, Priority: e.Priority}, host: h,
+			fp: fingerprint(h, e.URL), val: encodeEntry(&e, 0)})
+	}
+	return ps
+}
+
+func stagedRecord(ps ...prepared) []byte {
+	var rec []byte
+	for i := range ps {
+		rec = appendStaged(rec, &ps[i])
+	}
+	return rec
+}
+
+// samePrepared compares what a staged record keeps of a link.
+func samePrepared(a, b prepared) bool {
+	return a.host == b.host && a.fp == b.fp && a.e.Depth == b.e.Depth && a.e.Priority == b.e.Priority &&
+		bytes.Equal(a.val, b.val)
+}
+
+func TestStagedEncoding(t *testing.T) {
+	want := testStaged()
+	rec := stagedRecord(want...)
+	got, err := decodeStaged(nil, rec)
+	if err != nil || !slices.EqualFunc(got, want, samePrepared) {
+		t.Fatalf("decodeStaged(stagedRecord(%+v)):\n\tgot %+v, %v", want, got, err)
+	}
+	for _, bad := range [][]byte{{0}, {1, 'h'}, rec[:len(rec)-1], append(bytes.Clone(rec), 3, 'x'), {5, 'a', 'b', 'c', 'd', 'e', 1}} {
+		if _, err := decodeStaged(nil, bad); err != errCorrupt {
+			t.Errorf("decodeStaged(%q): got %v, want errCorrupt", bad, err)
 		}
 	}
 }
@@ -57,7 +99,14 @@ func FuzzRecords(f *testing.F) {
 	f.Add((&hostRecord{id: 7, ready: 1e18, queued: 3, done: 4, failed: 5, skipped: 6, errors: 1}).encode())
 	f.Add([]byte{1, 0x80, 0x80, 0x80})
 	f.Add([]byte{})
+	f.Add(stagedRecord(testStaged()...))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if ps, err := decodeStaged(nil, b); err == nil {
+			ps2, err := decodeStaged(nil, stagedRecord(ps...))
+			if err != nil || !slices.EqualFunc(ps, ps2, samePrepared) {
+				t.Fatalf("staged round trip: %+v → %+v %v", ps, ps2, err)
+			}
+		}
 		if e, attempts, err := decodeEntry(b); err == nil {
 			e2, attempts2, err := decodeEntry(encodeEntry(&e, attempts))
 			if err != nil || e2 != e || attempts2 != attempts {

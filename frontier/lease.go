@@ -101,7 +101,24 @@ func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
 		f.mu.Lock()
 		l, wait, err := f.tryNext(f.now())
 		wake := f.wake
+		// Rather than wait, or end the crawl, fold in the staged links: they may
+		// hold the next ready host. One caller folds; the others wait for it.
+		fold := l == nil && err == nil && f.counters[cStaged] > 0 && !f.folding
+		if fold {
+			f.folding = true
+		}
 		f.mu.Unlock()
+		if fold {
+			err = f.Flush(ctx)
+			f.mu.Lock()
+			f.folding = false
+			f.broadcast()
+			f.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +156,7 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 		return nil, time.Time{}, f.err
 	}
 	if len(f.heap) == 0 {
-		if f.leased == 0 {
+		if f.leased == 0 && f.counters[cStaged] == 0 {
 			return nil, time.Time{}, ErrDone
 		}
 		return nil, time.Time{}, nil
@@ -302,7 +319,12 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 	}
 	ht.rec.ready = ready.UnixNano()
 	for i := range links {
-		if _, err := b.add(&links[i]); err != nil {
+		p := &links[i]
+		if b.f.linkBatch > 0 && p.reject == "" {
+			b.stage(p)
+			continue
+		}
+		if _, err := b.add(p); err != nil {
 			return err
 		}
 	}

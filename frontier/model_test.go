@@ -46,6 +46,7 @@ type model struct {
 	seq      int
 	leases   map[*Lease]*mEntry
 	parked   map[string]string
+	staged   []Entry // links found by Done and not yet folded in
 }
 
 func newModel(opts Options) *model {
@@ -56,16 +57,24 @@ func newModel(opts Options) *model {
 	}
 }
 
-func (m *model) add(e Entry) bool {
+// refuse counts e as refused and returns true if its depth or URL is refused.
+func (m *model) refuse(e Entry) bool {
 	if m.opts.MaxDepth > 0 && e.Depth > m.opts.MaxDepth {
 		m.counters[pRefused+RefusedDepth]++
-		return false
+		return true
 	}
-	name, err := hostOf(e.URL)
-	if err != nil || len(e.URL) > MaxURLSize {
+	if _, err := hostOf(e.URL); err != nil || len(e.URL) > MaxURLSize {
 		m.counters[pRefused+RefusedURL]++
+		return true
+	}
+	return false
+}
+
+func (m *model) add(e Entry) bool {
+	if m.refuse(e) {
 		return false
 	}
+	name, _ := hostOf(e.URL)
 	if m.seen[e.URL] {
 		m.counters[cDuplicate]++
 		return false
@@ -110,7 +119,7 @@ func (m *model) next(now int64) (*mHost, *mEntry, int64, error) {
 		}
 	}
 	if best == nil {
-		if m.leased() == 0 {
+		if m.leased() == 0 && len(m.staged) == 0 {
 			return nil, nil, 0, ErrDone
 		}
 		return nil, nil, 0, nil
@@ -171,9 +180,28 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 		h.errors = 0
 	}
 	h.ready = ready
-	for _, link := range o.Links {
-		m.add(link)
+	if m.opts.LinkBatch < 0 {
+		for _, link := range o.Links {
+			m.add(link)
+		}
+		return
 	}
+	for _, link := range o.Links {
+		if !m.refuse(link) {
+			m.staged = append(m.staged, link)
+		}
+	}
+	if len(m.staged) >= cmp.Or(m.opts.LinkBatch, DefaultLinkBatch) {
+		m.fold()
+	}
+}
+
+// fold queues the staged links in the order they were found.
+func (m *model) fold() {
+	for _, e := range m.staged {
+		m.add(e)
+	}
+	m.staged = nil
 }
 
 func (m *model) reopen() {
@@ -189,7 +217,7 @@ func (m *model) stats(now int64) Stats {
 	s := Stats{
 		Leased: m.leased(), Added: m.counters[cAdded], Duplicates: m.counters[cDuplicate],
 		Done: m.counters[cDone], Failed: map[string]int64{}, Skipped: map[string]int64{},
-		Refused: map[string]int64{}, Hosts: len(m.hosts),
+		Refused: map[string]int64{}, Hosts: len(m.hosts), Staged: int64(len(m.staged)),
 	}
 	for k, v := range m.counters {
 		for p, dst := range map[string]map[string]int64{pFailed: s.Failed, pSkipped: s.Skipped, pRefused: s.Refused} {
@@ -233,10 +261,12 @@ func (m *model) hostStats(h *mHost) HostStats {
 func TestModel(t *testing.T) {
 	optionSets := []Options{
 		{},
-		{MaxInFlightPerHost: 2, MaxAttempts: 2},
-		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40},
+		{MaxInFlightPerHost: 2, MaxAttempts: 2, LinkBatch: 5},
+		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: 3},
+		{LinkBatch: -1},
+		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: -1},
 	}
-	for seed := range uint64(12) {
+	for seed := range uint64(20) {
 		opts := optionSets[seed%uint64(len(optionSets))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { runModel(t, seed, opts, 400) })
 	}
@@ -297,6 +327,19 @@ func runModel(t *testing.T, seed uint64, opts Options, steps int) {
 			what = "Next"
 			mh, me, mwait, merr := m.next(now)
 			l, wait, err := tryNext(f)
+			if me == nil && merr == nil && len(m.staged) > 0 {
+				// Next folds the staged links in rather than wait.
+				what = "Next after Flush"
+				if l != nil || err != nil {
+					t.Fatalf("step %d Next: got %v, %v; want a fold first", step, l, err)
+				}
+				m.fold()
+				if err := f.Flush(ctx); err != nil {
+					t.Fatal(err)
+				}
+				mh, me, mwait, merr = m.next(now)
+				l, wait, err = tryNext(f)
+			}
 			switch {
 			case merr != nil || err != nil:
 				if !errors.Is(err, merr) {

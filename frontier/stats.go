@@ -13,6 +13,9 @@ import (
 type Stats struct {
 	// Queued is the number of URLs waiting to be leased, on hosts not parked.
 	Queued int64
+	// Staged is the number of links found by Done and not yet folded into the
+	// queues (see Options.LinkBatch): not yet known to be new or duplicates.
+	Staged int64
 	// Leased is the number of URLs leased and not yet done. With ReadOnly it is the
 	// number of leases the running crawl had recorded at its last commit.
 	Leased int
@@ -78,6 +81,7 @@ func (f *Frontier) Stats() Stats {
 		Added:      f.counters[cAdded],
 		Duplicates: f.counters[cDuplicate],
 		Done:       f.counters[cDone],
+		Staged:     f.counters[cStaged],
 		Failed:     make(map[string]int64),
 		Skipped:    make(map[string]int64),
 		Refused:    make(map[string]int64),

@@ -52,6 +52,9 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	fmt.Fprintf(w, "  skipped  %d%s\n", st.SkippedTotal(), byReason(st.Skipped))
 	fmt.Fprintf(w, "  refused  %s\n", orNone(byReason(st.Refused)))
 	fmt.Fprintf(w, "  URLs     %d accepted, %d duplicates dropped\n", st.Added, st.Duplicates)
+	if st.Staged > 0 {
+		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", st.Staged)
+	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
 
 	var waiting []frontier.HostStats

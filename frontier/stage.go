@@ -1,0 +1,155 @@
+package frontier
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// Staging. Done does not queue a page's links one by one: it writes them, in the same
+// transaction, as one record of the staged bucket, whose keys only grow, so the write
+// touches the end of one small tree. Once Options.LinkBatch links are staged, a commit
+// folds them all into the seen set and the queues at once. Random fingerprints and
+// hosts spread a page's links over the whole file, and bbolt rewrites a 4 KiB page for
+// each one it touches; folding tens of thousands together makes them share the pages
+// (Mercator's batched URL-seen test, in a B+tree).
+//
+// Staged links are durable but not yet queued: they are neither duplicates nor added,
+// limits apply to them when they are folded, and Stats counts them apart (Staged). Next
+// folds them early rather than wait or end the crawl, and Flush folds them on demand.
+
+// DefaultLinkBatch is how many staged links a commit folds in when Options.LinkBatch
+// is 0.
+const DefaultLinkBatch = 100_000
+
+// cStaged counts the links in the staged bucket.
+const cStaged = "staged"
+
+var bucketStaged = []byte("staged")
+
+// stage keeps p's link for the batch's staged record, or for folding if this batch
+// folds.
+func (b *batch) stage(p *prepared) {
+	b.stagedLinks = append(b.stagedLinks, *p)
+	b.count(cStaged, 1)
+}
+
+// appendStaged encodes p as a part of a staged record.
+func appendStaged(dst []byte, p *prepared) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(p.host)))
+	dst = append(dst, p.host...)
+	dst = append(dst, p.fp[:]...)
+	dst = binary.AppendVarint(dst, int64(clamp32(p.e.Priority)))
+	dst = binary.AppendVarint(dst, int64(clamp32(p.e.Depth)))
+	dst = binary.AppendUvarint(dst, uint64(len(p.val)))
+	return append(dst, p.val...)
+}
+
+// decodeStaged appends the links of a staged record to dst. It returns errCorrupt for
+// anything appendStaged cannot have produced.
+func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
+	r := reader{b: rec}
+	for len(r.b) > 0 && !r.err {
+		var p prepared
+		p.host = r.bytes()
+		if len(r.b) < len(p.fp) {
+			return dst, errCorrupt
+		}
+		r.b = r.b[copy(p.fp[:], r.b):]
+		p.e.Priority = r.int()
+		p.e.Depth = r.int()
+		p.val = []byte(r.bytes())
+		if r.err || p.host == "" {
+			return dst, errCorrupt
+		}
+		dst = append(dst, p)
+	}
+	if r.err {
+		return dst, errCorrupt
+	}
+	return dst, nil
+}
+
+// shouldFold reports whether this batch folds the staged links in.
+func (b *batch) shouldFold() bool {
+	n := b.counter(cStaged)
+	if n == 0 {
+		return false
+	}
+	return b.fold || b.f.linkBatch <= 0 || n >= int64(b.f.linkBatch)
+}
+
+// flushStaged writes the batch's staged links as one record, unless it folded them.
+func (b *batch) flushStaged() error {
+	if len(b.stagedLinks) == 0 {
+		return nil
+	}
+	var rec []byte
+	for i := range b.stagedLinks {
+		rec = appendStaged(rec, &b.stagedLinks[i])
+	}
+	b.seq++
+	return b.staged.Put(binary.BigEndian.AppendUint64(nil, b.seq), rec)
+}
+
+// foldStaged queues every staged link, those of earlier commits first, in the order
+// they were staged, as Add would have, and empties the staged bucket.
+func (b *batch) foldStaged() error {
+	var links []prepared
+	c := b.staged.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var err error
+		if links, err = decodeStaged(links, v); err != nil {
+			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
+		}
+	}
+	if len(links) > 0 {
+		if err := b.tx.DeleteBucket(bucketStaged); err != nil {
+			return err
+		}
+		s, err := b.tx.CreateBucket(bucketStaged)
+		if err != nil {
+			return err
+		}
+		b.staged = s
+	}
+	links = append(links, b.stagedLinks...)
+	b.stagedLinks = nil
+	if n := b.counter(cStaged); n != int64(len(links)) {
+		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, len(links), n)
+	}
+	b.count(cStaged, -int64(len(links)))
+
+	// Look the fingerprints up in key order, so that consecutive lookups walk
+	// neighbouring pages, then queue in staging order, so that a host's links keep
+	// the order in which they were found.
+	order := make([]int32, len(links))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return bytes.Compare(links[x].fp[:], links[y].fp[:]) })
+	for _, i := range order {
+		p := &links[i]
+		p.known = b.seen.Get(p.fp[:]) != nil
+		p.looked = true
+	}
+	for i := range links {
+		if _, err := b.add(&links[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Flush folds the staged links into the queues now and returns once that is
+// committed. Next does it by itself before it would wait or end the crawl; Flush is
+// for callers that want Stats to count every link found so far as queued or as a
+// duplicate.
+func (f *Frontier) Flush(ctx context.Context) error {
+	return f.do(ctx, &op{apply: func(b *batch) error {
+		b.fold = true
+		return nil
+	}})
+}
