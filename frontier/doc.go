@@ -9,7 +9,7 @@
 //
 // # Storage
 //
-// The file holds six buckets:
+// The file holds seven buckets:
 //
 //   - meta: format marker, sequence counters and crawl-wide counters;
 //   - hosts: one record per authority (scheme://host[:port]) with its id, ready time
@@ -22,7 +22,9 @@
 //     a 128-bit truncated SHA-256 fingerprint of the URL;
 //   - leases: the queue keys leased and not yet finished; Open returns them to their
 //     queues (at-least-once);
-//   - robots: cached robots.txt data by authority, opaque to this package.
+//   - robots: cached robots.txt data by authority, opaque to this package;
+//   - staged: the links found by Done and not yet queued, one record per commit under
+//     a growing sequence number (see Staging below).
 //
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
 // keyed by ready time; it keeps nothing per URL.
@@ -34,6 +36,18 @@
 // returns its effect is on disk (unless Options.NoSync), and 64 workers share one fsync.
 // If a commit fails the Frontier stops: every later call returns that error, and the
 // next Open starts again from the last committed state.
+//
+// # Staging
+//
+// Done does not queue a page's links one by one: the fingerprints and hosts of 30
+// links land all over the seen, queue and hosts trees, and bbolt rewrites a 4 KiB page
+// for each page it touches. Done writes the links instead as one record at the end of
+// the staged bucket, in its own transaction, and a later commit folds in all the
+// staged links at once (Options.LinkBatch, 100,000 by default), so that they share the
+// pages they rewrite. Staged links are durable, but they are not leased, counted as
+// added or duplicates, or held to limits until folded in; Stats.Staged counts them.
+// Next folds them in rather than wait for a host or end the crawl, and Flush does it
+// on demand.
 //
 // # Caveats
 //

@@ -59,6 +59,8 @@ type config struct {
 	child string // "frontier" or "memory"
 	db    string
 	salt  uint64
+
+	linkBatch int
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -72,6 +74,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&c.workers, "workers", 64, "goroutines calling Next and Done")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
+	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: the default, -1: none)")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
 	fs.StringVar(&c.db, "db", "", "internal: database path")
@@ -141,7 +144,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		salt := strconv.Itoa(i + 1)
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
-			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String()); err != nil {
+			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch)); err != nil {
 			return err
 		}
 		if c.memory {
@@ -277,7 +280,7 @@ func measureFrontier(ctx context.Context, c *config) (*result, error) {
 		return nil, err
 	}
 	start = time.Now()
-	f, err = frontier.Open(c.db, frontier.Options{})
+	f, err = frontier.Open(c.db, frontier.Options{LinkBatch: c.linkBatch})
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +304,8 @@ func measureFrontier(ctx context.Context, c *config) (*result, error) {
 			return f.Done(ctx, l, frontier.Outcome{Links: links})
 		}, nil
 	}
-	if err := cycles(ctx, c, r, next); err != nil {
+	flush := func() error { return f.Flush(ctx) }
+	if err := cycles(ctx, c, r, next, flush); err != nil {
 		return nil, err
 	}
 	if err := f.Close(); err != nil {
@@ -341,7 +345,7 @@ func measureMemory(c *config) (*result, error) {
 			return nil
 		}, nil
 	}
-	if err := cycles(context.Background(), c, r, next); err != nil {
+	if err := cycles(context.Background(), c, r, next, func() error { return nil }); err != nil {
 		return nil, err
 	}
 	runtime.KeepAlive(m) // until cycles measured the heap
@@ -349,9 +353,11 @@ func measureMemory(c *config) (*result, error) {
 }
 
 // cycles runs c.workers goroutines that lease a URL with next and finish it with
-// workload.LinksPerPage new links, for c.duration, and records the figures in r.
+// workload.LinksPerPage new links, for c.duration, then flush, and records the
+// figures in r.
 func cycles(ctx context.Context, c *config, r *result,
-	next func(context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error)) error {
+	next func(context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error),
+	flush func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -387,6 +393,9 @@ func cycles(ctx context.Context, c *config, r *result,
 	wg.Wait()
 	if first != nil {
 		return first
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	r.CycleTime = time.Since(start)
 	r.Written = bytesWritten() - written
