@@ -157,6 +157,9 @@ type StorageConfig struct {
 	WARCPrefix string `yaml:"warc_prefix"`
 	// WARCMaxSize rotates WARC files at about this size.
 	WARCMaxSize ByteSize `yaml:"warc_max_size"`
+	// WARCGzipLevel is the gzip level of WARC records, from 1 (fastest, the default)
+	// to 9 (smallest files, several times the CPU).
+	WARCGzipLevel int `yaml:"warc_gzip_level"`
 	// Text adds each page's main visible text to pages.jsonl.
 	Text bool `yaml:"text"`
 	// Operator names who runs the crawl, for the warcinfo record.
@@ -209,8 +212,9 @@ func DefaultConfig() Config {
 		Sitemaps: SitemapsConfig{FromRobots: true},
 		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
 		Storage: StorageConfig{
-			WARCPrefix:  "crawl",
-			WARCMaxSize: 1 << 30,
+			WARCPrefix:    "crawl",
+			WARCMaxSize:   1 << 30,
+			WARCGzipLevel: 1,
 		},
 		LogLevel: "info",
 	}
@@ -396,6 +400,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Storage.WARCMaxSize < 1<<20 {
 		return bad("storage.warc_max_size", c.Storage.WARCMaxSize, "must be at least 1MiB")
+	}
+	if c.Storage.WARCGzipLevel < 1 || c.Storage.WARCGzipLevel > 9 {
+		return bad("storage.warc_gzip_level", c.Storage.WARCGzipLevel, "must be between 1 and 9")
 	}
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {

@@ -167,6 +167,7 @@ func TestValidate(t *testing.T) {
 		{"log level", "log_level: loud", "log_level", 1},
 		{"metrics addr", "metrics_addr: nowhere", "metrics_addr", 1},
 		{"negative depth", "scope:\n  max_depth: -1", "scope.max_depth", 2},
+		{"gzip level", "storage:\n  warc_gzip_level: 0", "storage.warc_gzip_level", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

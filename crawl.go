@@ -316,6 +316,7 @@ func (c *Crawler) open() error {
 		Dir:         filepath.Join(dir, "warc"),
 		Prefix:      c.cfg.Storage.WARCPrefix,
 		MaxFileSize: int64(c.cfg.Storage.WARCMaxSize),
+		GzipLevel:   c.cfg.Storage.WARCGzipLevel,
 		Software:    "politecrawl/" + Version,
 		Operator:    c.cfg.Storage.Operator,
 		Hostname:    host,

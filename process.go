@@ -19,7 +19,9 @@ import (
 )
 
 // process takes one lease from robots.txt to frontier.Done, following DESIGN.md: robots
-// cache → politeness → fetch → storage → extract → frontier. It returns an error only
+// cache → politeness → fetch → storage → extract → frontier, except that extraction runs
+// before the WARC write, so that the page's metadata record (its outlinks) is written and
+// fsynced with its response. It returns an error only
 // when the crawl must stop (the frontier or storage failed); anything a server or a
 // document does wrong becomes the lease's outcome.
 func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
@@ -78,25 +80,18 @@ func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
 	}
 	c.countResponse(resp)
 
-	loc, err := c.warc.WriteExchange(ctx, exchange(resp, "page"))
-	if err != nil {
-		return fmtErr("warc", err)
-	}
-
+	// Extraction comes first so that the page's metadata record goes into the WARC
+	// with its response, in one write and one fsync.
 	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next}
 	page := storage.Page{
-		URL:           l.URL,
-		FinalURL:      resp.FinalURL,
-		Status:        resp.Status,
-		ContentType:   resp.Header.Get("Content-Type"),
-		Length:        int64(len(resp.Body)),
-		FetchedAt:     resp.Start.UTC(),
-		PayloadDigest: loc.PayloadDigest,
-		WARCFile:      loc.File,
-		WARCOffset:    loc.Offset,
-		WARCLength:    loc.Length,
-		Depth:         l.Depth,
-		FoundOn:       l.FoundOn,
+		URL:         l.URL,
+		FinalURL:    resp.FinalURL,
+		Status:      resp.Status,
+		ContentType: resp.Header.Get("Content-Type"),
+		Length:      int64(len(resp.Body)),
+		FetchedAt:   resp.Start.UTC(),
+		Depth:       l.Depth,
+		FoundOn:     l.FoundOn,
 	}
 	var outlinks []string
 	switch {
@@ -114,17 +109,22 @@ func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
 		}
 	}
 	page.Links = len(outlinks)
+
+	ex := exchange(resp, "page")
+	ex.Metadata = &storage.Metadata{
+		TargetURI: l.URL,
+		Date:      resp.Start,
+		Outlinks:  outlinks,
+		Robots:    provenance(rob, decision),
+	}
+	loc, err := c.warc.WriteExchange(ctx, ex)
+	if err != nil {
+		return fmtErr("warc", err)
+	}
+	page.PayloadDigest = loc.PayloadDigest
+	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.pages.Write(ctx, &page); err != nil {
 		return fmtErr("pages", err)
-	}
-	if err := c.warc.WriteMetadata(ctx, &storage.Metadata{
-		TargetURI:    l.URL,
-		ConcurrentTo: loc.RecordID,
-		Date:         resp.Start,
-		Outlinks:     outlinks,
-		Robots:       provenance(rob, decision),
-	}); err != nil {
-		return fmtErr("warc", err)
 	}
 	return c.done(ctx, l, out)
 }

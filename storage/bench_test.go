@@ -120,7 +120,7 @@ func benchGzip(b *testing.B, fsync bool) {
 	}
 	defer f.Close()
 	var out bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&out, gzipLevel)
+	zw, err := gzip.NewWriterLevel(&out, DefaultGzipLevel)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -32,7 +32,9 @@ type RobotsDecision struct {
 }
 
 // WriteMetadata archives m as a metadata record, durable when it returns. It
-// is safe for concurrent use.
+// is safe for concurrent use. A page's metadata costs less when given with
+// its fetch, as Exchange.Metadata: the records then share one write and one
+// fsync.
 //
 // The record block holds one field per line: "outlink: <URI>" per outlink,
 // then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
@@ -42,34 +44,45 @@ func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := validURI("metadata target URI", m.TargetURI); err != nil {
+	if err := m.validate(); err != nil {
 		return err
 	}
 	if m.ConcurrentTo == "" {
 		return fmt.Errorf("storage: %w: metadata for %s: no ConcurrentTo record", ErrInvalid, m.TargetURI)
 	}
-	date := m.Date
-	if date.IsZero() {
-		date = w.opts.Now()
-	}
-	block := m.fields()
-	head := appendHead(nil, []field{
-		{"WARC-Type", "metadata"},
-		{"WARC-Record-ID", newRecordID()},
-		{"WARC-Date", warcDate(date)},
-		{"WARC-Target-URI", m.TargetURI},
-		{"WARC-Concurrent-To", m.ConcurrentTo},
-		{"WARC-Block-Digest", blockDigest(block)},
-		{"Content-Type", "application/warc-fields"},
-	}, len(block))
 	buf := buffers.Get().(*bytes.Buffer)
 	defer buffers.Put(buf)
 	buf.Reset()
-	if _, err := appendMember(buf, head, block); err != nil {
+	if _, err := m.appendRecord(buf, w.opts.GzipLevel, m.ConcurrentTo, w.opts.Now); err != nil {
 		return fmt.Errorf("storage: compress: %w", err)
 	}
 	_, _, err := w.commit(ctx, buf.Bytes(), "", nil, func(s *Stats) { s.Metadata++ })
 	return err
+}
+
+func (m *Metadata) validate() error {
+	return validURI("metadata target URI", m.TargetURI)
+}
+
+// appendRecord appends m as a metadata record concurrent to record ID
+// concurrentTo, one gzip member of the given level, onto buf and returns the
+// member's length. now dates the record when m.Date is zero.
+func (m *Metadata) appendRecord(buf *bytes.Buffer, level int, concurrentTo string, now func() time.Time) (int64, error) {
+	date := m.Date
+	if date.IsZero() {
+		date = now()
+	}
+	block := m.fields()
+	head := appendHead(make([]byte, 0, 512), []field{
+		{"WARC-Type", "metadata"},
+		{"WARC-Record-ID", newRecordID()},
+		{"WARC-Date", warcDate(date)},
+		{"WARC-Target-URI", m.TargetURI},
+		{"WARC-Concurrent-To", concurrentTo},
+		{"WARC-Block-Digest", blockDigest(block)},
+		{"Content-Type", "application/warc-fields"},
+	}, len(block))
+	return appendMember(buf, level, head, block)
 }
 
 // fields returns the record block of m.

@@ -102,20 +102,22 @@ func appendHead(b []byte, fields []field, contentLength int) []byte {
 	return b
 }
 
-// The gzip level of records: the default, the usual trade of web archives.
-const gzipLevel = gzip.DefaultCompression
-
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzipLevel)
-	return zw
-}}
+// gzipWriters holds idle gzip writers, one pool per level (1 to 9).
+var gzipWriters [gzip.BestCompression + 1]sync.Pool
 
 // appendMember compresses one record (head, block parts, the closing CRLF CRLF)
-// as one gzip member onto buf and returns the member's length in bytes.
-func appendMember(buf *bytes.Buffer, head []byte, block ...[]byte) (int64, error) {
+// as one gzip member of the given level onto buf and returns the member's
+// length in bytes.
+func appendMember(buf *bytes.Buffer, level int, head []byte, block ...[]byte) (int64, error) {
 	start := buf.Len()
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(zw)
+	zw, ok := gzipWriters[level].Get().(*gzip.Writer)
+	if !ok {
+		var err error
+		if zw, err = gzip.NewWriterLevel(io.Discard, level); err != nil {
+			return 0, err
+		}
+	}
+	defer gzipWriters[level].Put(zw)
 	zw.Reset(buf)
 	if _, err := zw.Write(head); err != nil {
 		return 0, err

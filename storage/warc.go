@@ -31,6 +31,10 @@ const (
 	DefaultPrefix      = "crawl"
 	DefaultMaxFileSize = 1 << 30 // bytes
 	DefaultSoftware    = "politecrawl"
+	// DefaultGzipLevel is the fastest gzip level. It takes about half the CPU
+	// time of klauspost/compress's default level (5) for files 5–12%
+	// larger; WARC readers do not depend on the level.
+	DefaultGzipLevel = 1
 	// DigestIndexName is the name of the payload-digest index in the WARC directory.
 	DigestIndexName = "digests.db"
 )
@@ -54,6 +58,9 @@ type WARCOptions struct {
 	// Software, Operator and Hostname go into the warcinfo record opening each
 	// file. Zero: "politecrawl", none, os.Hostname().
 	Software, Operator, Hostname string
+	// GzipLevel is the gzip compression level of the records, from 1
+	// (fastest) to 9 (smallest). Zero: DefaultGzipLevel.
+	GzipLevel int
 	// Config summarises the crawl configuration in the warcinfo record, one
 	// field per entry, sorted by key (e.g. "user-agent", "max-depth").
 	Config map[string]string
@@ -85,6 +92,11 @@ type Exchange struct {
 	// Kind says what was fetched: "page" (also when empty), "robots" or
 	// "sitemap". It is counted in Stats.
 	Kind string
+	// Metadata, when not nil, is archived as a metadata record right after the
+	// response (or revisit) record, in the same write and fsync, which costs
+	// less than a WriteMetadata call. Its ConcurrentTo is not read: the record
+	// points at the response or revisit record.
+	Metadata *Metadata
 }
 
 // Location says where WriteExchange put the response (or revisit) record.
@@ -169,6 +181,12 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 	}
 	if opts.Software == "" {
 		opts.Software = DefaultSoftware
+	}
+	switch {
+	case opts.GzipLevel == 0:
+		opts.GzipLevel = DefaultGzipLevel
+	case opts.GzipLevel < 1 || opts.GzipLevel > 9:
+		return nil, fmt.Errorf("storage: %w: gzip level %d, want 1 to 9", ErrInvalid, opts.GzipLevel)
 	}
 	if opts.Hostname == "" {
 		opts.Hostname, _ = os.Hostname()
@@ -302,6 +320,9 @@ func (ex *Exchange) validate() error {
 	default:
 		return fmt.Errorf("storage: %w: exchange kind %q", ErrInvalid, ex.Kind)
 	}
+	if ex.Metadata != nil {
+		return ex.Metadata.validate()
+	}
 	return nil
 }
 
@@ -322,8 +343,9 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // WriteExchange archives one fetch: a request record, then a response record,
 // or a revisit record when a non-empty, untruncated body with the same payload
-// digest was archived before by this crawl (in this run or an earlier one).
-// It returns once both records are durable on disk, or with an error; after
+// digest was archived before by this crawl (in this run or an earlier one),
+// then the metadata record of ex.Metadata, if any.
+// It returns once the records are durable on disk, or with an error; after
 // an error the records may or may not be on disk, never torn in a way a later
 // OpenWARC does not repair. It is safe for concurrent use.
 func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location, error) {
@@ -381,7 +403,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		field{"WARC-Block-Digest", blockDigest(reqHead)},
 		field{"Content-Type", "application/http;msgtype=request"})
 	head := appendHead(make([]byte, 0, 1024), fields, len(reqHead))
-	reqLen, err := appendMember(buf, head, reqHead)
+	reqLen, err := appendMember(buf, w.opts.GzipLevel, head, reqHead)
 	if err != nil {
 		return Location{}, fmt.Errorf("storage: compress: %w", err)
 	}
@@ -427,9 +449,14 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		n += len(b)
 	}
 	head = appendHead(head[:0], fields, n)
-	respLen, err := appendMember(buf, head, block...)
+	respLen, err := appendMember(buf, w.opts.GzipLevel, head, block...)
 	if err != nil {
 		return Location{}, fmt.Errorf("storage: compress: %w", err)
+	}
+	if ex.Metadata != nil {
+		if _, err := ex.Metadata.appendRecord(buf, w.opts.GzipLevel, loc.RecordID, func() time.Time { return date }); err != nil {
+			return Location{}, fmt.Errorf("storage: compress: %w", err)
+		}
 	}
 
 	var reg *pendingDigest
@@ -448,6 +475,9 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 			s.Robots++
 		case "sitemap":
 			s.Sitemaps++
+		}
+		if ex.Metadata != nil {
+			s.Metadata++
 		}
 	})
 	if err != nil {
@@ -640,7 +670,7 @@ func (w *WARCWriter) warcinfo(name string, now time.Time) []byte {
 		{"Content-Type", "application/warc-fields"},
 	}, block.Len())
 	var out bytes.Buffer
-	appendMember(&out, head, block.Bytes()) // writes to memory: cannot fail
+	appendMember(&out, w.opts.GzipLevel, head, block.Bytes()) // writes to memory: cannot fail
 	return out.Bytes()
 }
 

@@ -242,6 +242,80 @@ func TestWriteExchangeReadBack(t *testing.T) {
 	}
 }
 
+// TestExchangeMetadata checks Exchange.Metadata: a metadata record right after the
+// response or revisit record, pointing at it, with the Location unchanged.
+func TestExchangeMetadata(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := openTest(t, WARCOptions{Dir: dir})
+	body := []byte("<html><a href=/a>a</a></html>")
+	var locs []Location
+	for _, uri := range []string{"http://a.example/", "http://b.example/"} {
+		ex := exchange(uri, body, "")
+		ex.Metadata = &Metadata{TargetURI: uri, ConcurrentTo: "<urn:uuid:ignored>",
+			Outlinks: []string{uri + "a"}}
+		loc, err := w.WriteExchange(ctx, ex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs = append(locs, loc)
+	}
+	st := w.Stats()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st.Requests != 2 || st.Responses != 1 || st.Revisits != 1 || st.Metadata != 2 {
+		t.Errorf("Stats() = %+v, want 2 requests, 1 response, 1 revisit, 2 metadata", st)
+	}
+	recs := readDir(t, dir)
+	if got, want := len(recs), 1+3*len(locs); got != want {
+		t.Fatalf("read %d records, want %d", got, want)
+	}
+	for i, loc := range locs {
+		resp, md := recs[2+3*i], recs[3+3*i]
+		checkRecordBasics(t, md)
+		uri := resp.get("WARC-Target-URI")
+		if resp.get("WARC-Record-ID") != loc.RecordID || resp.Offset != loc.Offset || resp.Size != loc.Length {
+			t.Errorf("%s: record %s@%d+%d, Location says %s@%d+%d", uri, resp.get("WARC-Record-ID"),
+				resp.Offset, resp.Size, loc.RecordID, loc.Offset, loc.Length)
+		}
+		if got := md.get("WARC-Type"); got != "metadata" {
+			t.Fatalf("%s: record after the response is %q, want metadata", uri, got)
+		}
+		if got := md.get("WARC-Concurrent-To"); got != loc.RecordID {
+			t.Errorf("%s: metadata WARC-Concurrent-To %q, want %q", uri, got, loc.RecordID)
+		}
+		if got := md.get("WARC-Date"); got != "2026-11-22T01:02:03Z" {
+			t.Errorf("%s: metadata WARC-Date %q, want the exchange's", uri, got)
+		}
+		if got, want := string(md.Content), "outlink: "+uri+"a\r\n"; got != want {
+			t.Errorf("%s: metadata block:\n\tgot  %q\n\twant %q", uri, got, want)
+		}
+	}
+}
+
+// TestGzipLevels checks that every level writes records gowarc reads back.
+func TestGzipLevels(t *testing.T) {
+	for _, level := range []int{1, 5, 9} {
+		dir := t.TempDir()
+		w := openTest(t, WARCOptions{Dir: dir, GzipLevel: level, NoSync: true})
+		ex := exchange("http://a.example/", []byte("<html>level</html>"), "")
+		if _, err := w.WriteExchange(context.Background(), ex); err != nil {
+			t.Fatalf("level %d: %v", level, err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		recs := readDir(t, dir)
+		if len(recs) != 3 {
+			t.Fatalf("level %d: read %d records, want 3", level, len(recs))
+		}
+		if got := httpPayload(t, recs[2].Content); !bytes.Equal(got, ex.Body) {
+			t.Errorf("level %d: payload %q, want %q", level, got, ex.Body)
+		}
+	}
+}
+
 func TestRevisitAcrossRuns(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -363,6 +437,7 @@ func TestInvalidInput(t *testing.T) {
 		{"bad kind", func(ex *Exchange) { ex.Kind = "image" }},
 		{"no request", func(ex *Exchange) { ex.Request = nil }},
 		{"no response head", func(ex *Exchange) { ex.ResponseHeader = []byte("\r\n\r\n") }},
+		{"bad metadata target", func(ex *Exchange) { ex.Metadata = &Metadata{TargetURI: "http://a.example/a b"} }},
 	}
 	for _, c := range bad {
 		ex := exchange("http://a.example/", []byte("x"), "")
@@ -379,6 +454,11 @@ func TestInvalidInput(t *testing.T) {
 	}
 	if _, err := OpenWARC(WARCOptions{Dir: t.TempDir(), Prefix: "../x"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("OpenWARC with prefix ../x: err = %v, want ErrInvalid", err)
+	}
+	for _, level := range []int{-1, 10} {
+		if _, err := OpenWARC(WARCOptions{Dir: t.TempDir(), GzipLevel: level}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("OpenWARC with gzip level %d: err = %v, want ErrInvalid", level, err)
+		}
 	}
 }
 
