@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl/frontier"
-	"github.com/politecrawl/crawl/frontier/internal/workload"
+	"github.com/politecrawl/crawl/frontier/workload"
 )
 
 // The benchmarks below run frontier.Frontier beside workload.Memory, a frontier of maps

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/politecrawl/crawl/frontier/workload"
+
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -50,7 +52,7 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 	}
 	s := b.opts.size
 	b.logf("cpu: %d hosts × %d pages of %s with %d links, min_delay 1ns: the crawler",
-		s.cpuHosts, s.cpuPages, fmtBytes(float64(s.cpuPageSize)), s.cpuLinks)
+		s.cpuHosts, s.cpuPages, workload.FormatBytes(float64(s.cpuPageSize)), s.cpuLinks)
 	j := &job{Kind: "crawl", Profile: b.profilePath("cpu-crawler.pprof"),
 		Crawl: crawlJobFor(cf.farm, filepath.Join(b.dir, "cpu"), b.opts.workers, noDelay)}
 	eng, err := b.runChildJob(ctx, j)
@@ -98,6 +100,6 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 	if ceilCPU > 0 {
 		r.add("crawler/ceiling pages/CPU-s", engCPU/ceilCPU, fmt.Sprintf("%.2f", engCPU/ceilCPU))
 	}
-	r.add("crawler peak RSS", float64(eng.PeakRSS), fmtBytes(float64(eng.PeakRSS)))
+	r.add("crawler peak RSS", float64(eng.PeakRSS), workload.FormatBytes(float64(eng.PeakRSS)))
 	return nil
 }

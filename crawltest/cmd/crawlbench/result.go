@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/politecrawl/crawl/frontier/workload"
 )
 
 // result is what one scenario measured and what went wrong in it.
@@ -135,21 +137,9 @@ func commandFlags(o *options) string {
 func machine() string {
 	s := fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	if mem := totalMemory(); mem > 0 {
-		s += ", " + fmtBytes(float64(mem)) + " RAM"
+		s += ", " + workload.FormatBytes(float64(mem)) + " RAM"
 	}
 	return s + ", " + runtime.Version()
-}
-
-func fmtBytes(v float64) string {
-	switch {
-	case v >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", v/(1<<30))
-	case v >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", v/(1<<20))
-	case v >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", v)
 }
 
 func fmtDuration(d time.Duration) string {

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/politecrawl/crawl/frontier/workload"
+
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -74,7 +76,7 @@ func (b *bench) scale(ctx context.Context, r *result) error {
 		at := " at " + fmtCount(int64(size))
 		if !last {
 			r.add("Open"+at, m.OpenWarm.Seconds(), openText(m))
-			r.add("peak RSS after Open"+at, float64(m.PeakRSS), fmtBytes(float64(m.PeakRSS)))
+			r.add("peak RSS after Open"+at, float64(m.PeakRSS), workload.FormatBytes(float64(m.PeakRSS)))
 			continue
 		}
 		r.add("URLs", float64(size), fmtCount(int64(size))+" over "+fmtCount(int64(s.scaleHosts))+" hosts")
@@ -84,12 +86,12 @@ func (b *bench) scale(ctx context.Context, r *result) error {
 			open = m.OpenCold
 		}
 		r.goal("Open", open.Seconds(), openText(m), "< 10s", open < 10*time.Second, judge)
-		r.goal("peak RSS", float64(m.PeakRSS), fmtBytes(float64(m.PeakRSS)), "< 300 MB at 10M", m.PeakRSS < 300<<20, judge && m.PeakRSS > 0)
-		r.add("heap after Open", float64(m.HeapInuse), fmtBytes(float64(m.HeapInuse)))
-		r.add("heap after cycles", float64(m.HeapEnd), fmtBytes(float64(m.HeapEnd)))
-		r.add("RSS anon/file after cycles", float64(m.RSSAnonEnd), fmtBytes(float64(m.RSSAnonEnd))+"/"+fmtBytes(float64(m.RSSFileEnd)))
-		r.add("db", float64(fi.Size()), fmtBytes(float64(fi.Size())))
-		r.add("db per URL", float64(fi.Size())/float64(max(m.URLsEnd, 1)), fmtBytes(float64(fi.Size())/float64(max(m.URLsEnd, 1))))
+		r.goal("peak RSS", float64(m.PeakRSS), workload.FormatBytes(float64(m.PeakRSS)), "< 300 MB at 10M", m.PeakRSS < 300<<20, judge && m.PeakRSS > 0)
+		r.add("heap after Open", float64(m.HeapInuse), workload.FormatBytes(float64(m.HeapInuse)))
+		r.add("heap after cycles", float64(m.HeapEnd), workload.FormatBytes(float64(m.HeapEnd)))
+		r.add("RSS anon/file after cycles", float64(m.RSSAnonEnd), workload.FormatBytes(float64(m.RSSAnonEnd))+"/"+workload.FormatBytes(float64(m.RSSFileEnd)))
+		r.add("db", float64(fi.Size()), workload.FormatBytes(float64(fi.Size())))
+		r.add("db per URL", float64(fi.Size())/float64(max(m.URLsEnd, 1)), workload.FormatBytes(float64(fi.Size())/float64(max(m.URLsEnd, 1))))
 		if m.CycleTime > 0 {
 			rate := float64(m.Cycles) / m.CycleTime.Seconds()
 			r.add("Next/Done cycles/s", rate, fmt.Sprintf("%.0f (10 new links each, %d workers)", rate, b.opts.workers))
@@ -145,54 +147,22 @@ type built struct {
 }
 
 // buildFrontier grows the frontier at path from URL number have to want, in batches
-// of batch URLs per Add from two goroutines (one builds a batch while the other's is
-// committed).
+// of batch URLs per Add (see workload.Fill).
 func buildFrontier(ctx context.Context, path string, hosts []string, have, want, batch int) (built, error) {
 	f, err := frontier.Open(path, frontier.Options{})
 	if err != nil {
 		return built{}, err
 	}
 	defer f.Close()
-	var (
-		next  atomic.Int64
-		wg    sync.WaitGroup
-		errMu sync.Mutex
-		first error
-	)
-	next.Store(int64(have))
 	start, written := time.Now(), bytesWritten()
-	for range 2 {
-		wg.Go(func() {
-			entries := make([]frontier.Entry, 0, batch)
-			for ctx.Err() == nil {
-				from := next.Add(int64(batch)) - int64(batch)
-				if from >= int64(want) {
-					return
-				}
-				to := min(from+int64(batch), int64(want))
-				entries = entries[:0]
-				for n := from; n < to; n++ {
-					entries = append(entries, scaleEntry(hosts, uint64(n)))
-				}
-				added, err := f.Add(ctx, entries...)
-				if err == nil && added != len(entries) {
-					err = fmt.Errorf("scale: %d of %d URLs added from number %d", added, len(entries), from)
-				}
-				if err != nil {
-					errMu.Lock()
-					first = firstErr(first, err)
-					errMu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if first == nil {
-		first = ctx.Err()
-	}
-	if first != nil {
-		return built{}, first
+	err = workload.Fill(ctx, f, have, want, batch, func(dst []frontier.Entry, from, to uint64) []frontier.Entry {
+		for n := from; n < to; n++ {
+			dst = append(dst, scaleEntry(hosts, n))
+		}
+		return dst
+	})
+	if err != nil {
+		return built{}, err
 	}
 	if err := f.Close(); err != nil {
 		return built{}, err
@@ -307,6 +277,10 @@ func cycles(ctx context.Context, f *frontier.Frontier, j *scaleJob, r *childResu
 		})
 	}
 	wg.Wait()
+	// Links still staged are part of the work: fold them in before the clock stops.
+	if err := f.Flush(context.Background()); err != nil {
+		first = firstErr(first, err)
+	}
 	r.CycleTime, r.CycleCPU = time.Since(start), cpuTime()-cpu0
 	r.Cycles = n.Load()
 	return first

@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl/frontier"
-	"github.com/politecrawl/crawl/frontier/internal/workload"
+	"github.com/politecrawl/crawl/frontier/workload"
 )
 
 func main() {
@@ -140,7 +140,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		built = size
 		fmt.Fprintf(stdout, "built %d URLs: %d more in %v, %.0f URLs/s, %s per URL written\n",
 			size, b.urls, b.time.Round(time.Millisecond), float64(b.urls)/b.time.Seconds(),
-			fmtBytes(float64(b.written)/float64(b.urls)))
+			workload.FormatBytes(float64(b.written)/float64(b.urls)))
 		salt := strconv.Itoa(i + 1)
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
@@ -173,39 +173,10 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 		return built{}, err
 	}
 	defer f.Close()
-	var next atomic.Int64
-	next.Store(int64(have))
 	start, written := time.Now(), bytesWritten()
-	var (
-		wg    sync.WaitGroup
-		errMu sync.Mutex
-		first error
-	)
-	for range 2 {
-		wg.Go(func() {
-			corpus := workload.NewCorpus(c.hosts)
-			for {
-				from := next.Add(int64(c.batch)) - int64(c.batch)
-				if from >= int64(want) {
-					return
-				}
-				entries := corpus.Append(nil, uint64(from), uint64(min(from+int64(c.batch), int64(want))))
-				added, err := f.Add(ctx, entries...)
-				if err == nil && added != len(entries) {
-					err = fmt.Errorf("build: %d of %d URLs added from %d", added, len(entries), from)
-				}
-				if err != nil {
-					errMu.Lock()
-					first = cmpErr(first, err)
-					errMu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if first != nil {
-		return built{}, first
+	corpus := workload.NewCorpus(c.hosts)
+	if err := workload.Fill(ctx, f, have, want, c.batch, corpus.Append); err != nil {
+		return built{}, err
 	}
 	if err := f.Close(); err != nil {
 		return built{}, err
@@ -437,22 +408,22 @@ func printTable(w io.Writer, size int, f, m *result) {
 	count := func(v float64) string { return fmt.Sprintf("%.0f", v) }
 	secs := func(v float64) string { return time.Duration(v).Round(time.Millisecond).String() }
 	row("URLs queued", float64(f.URLs), float64(m.URLs), count)
-	row("Go heap in use after Open/build, after GC", float64(f.HeapInuse), float64(m.HeapInuse), fmtBytes)
-	row("peak RSS (VmHWM) after Open/build", float64(f.PeakRSS), float64(m.PeakRSS), fmtBytes)
-	row("RssAnon after Open/build", float64(f.RSSAnon), float64(m.RSSAnon), fmtBytes)
-	row("RssFile after Open/build", float64(f.RSSFile), float64(m.RSSFile), fmtBytes)
-	row("file size at Open", float64(f.FileSize), 0, fmtBytes)
-	row("file size per URL queued", float64(f.FileSize)/float64(f.URLs), 0, fmtBytes)
+	row("Go heap in use after Open/build, after GC", float64(f.HeapInuse), float64(m.HeapInuse), workload.FormatBytes)
+	row("peak RSS (VmHWM) after Open/build", float64(f.PeakRSS), float64(m.PeakRSS), workload.FormatBytes)
+	row("RssAnon after Open/build", float64(f.RSSAnon), float64(m.RSSAnon), workload.FormatBytes)
+	row("RssFile after Open/build", float64(f.RSSFile), float64(m.RSSFile), workload.FormatBytes)
+	row("file size at Open", float64(f.FileSize), 0, workload.FormatBytes)
+	row("file size per URL queued", float64(f.FileSize)/float64(f.URLs), 0, workload.FormatBytes)
 	row("Open, file not cached", float64(f.OpenCold), 0, secs)
 	row("Open, file cached", float64(f.OpenWarm), 0, secs)
 	row("build in memory (Add of every URL)", 0, float64(m.Build), secs)
 	row("Next/Done+30 links cycles/s", rate(f), rate(m), count)
-	row("bytes written per cycle", float64(f.Written)/float64(max(f.Cycles, 1)), 0, fmtBytes)
-	row("Go heap in use after the cycles, after GC", float64(f.HeapEnd), float64(m.HeapEnd), fmtBytes)
-	row("peak RSS (VmHWM) after the cycles", float64(f.PeakEnd), float64(m.PeakEnd), fmtBytes)
-	row("RssAnon after the cycles", float64(f.AnonEnd), float64(m.AnonEnd), fmtBytes)
-	row("RssFile after the cycles", float64(f.FileEnd), float64(m.FileEnd), fmtBytes)
-	row("file size after the cycles", float64(f.FileSizeEnd), 0, fmtBytes)
+	row("bytes written per cycle", float64(f.Written)/float64(max(f.Cycles, 1)), 0, workload.FormatBytes)
+	row("Go heap in use after the cycles, after GC", float64(f.HeapEnd), float64(m.HeapEnd), workload.FormatBytes)
+	row("peak RSS (VmHWM) after the cycles", float64(f.PeakEnd), float64(m.PeakEnd), workload.FormatBytes)
+	row("RssAnon after the cycles", float64(f.AnonEnd), float64(m.AnonEnd), workload.FormatBytes)
+	row("RssFile after the cycles", float64(f.FileEnd), float64(m.FileEnd), workload.FormatBytes)
+	row("file size after the cycles", float64(f.FileSizeEnd), 0, workload.FormatBytes)
 	fmt.Fprintln(w)
 }
 
@@ -461,16 +432,4 @@ func rate(r *result) float64 {
 		return 0
 	}
 	return float64(r.Cycles) / r.CycleTime.Seconds()
-}
-
-func fmtBytes(v float64) string {
-	switch {
-	case v >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", v/(1<<30))
-	case v >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", v/(1<<20))
-	case v >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", v)
 }

@@ -1,0 +1,68 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/politecrawl/crawl/frontier"
+)
+
+// Fill adds to f the URLs numbered from have to want, as entries returns them for a
+// range of numbers, in batches of batch URLs per Add from two goroutines, so that one
+// builds a batch while the other's is committed. Every URL must be new: Fill fails if
+// an Add accepts fewer than it was given.
+func Fill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
+	entries func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
+	var (
+		next  atomic.Int64
+		wg    sync.WaitGroup
+		errMu sync.Mutex
+		first error
+	)
+	next.Store(int64(have))
+	for range 2 {
+		wg.Go(func() {
+			var buf []frontier.Entry
+			for ctx.Err() == nil {
+				from := next.Add(int64(batch)) - int64(batch)
+				if from >= int64(want) {
+					return
+				}
+				to := min(from+int64(batch), int64(want))
+				buf = entries(buf[:0], uint64(from), uint64(to))
+				added, err := f.Add(ctx, buf...)
+				if err == nil && added != len(buf) {
+					err = fmt.Errorf("workload: %d of %d URLs added from number %d", added, len(buf), from)
+				}
+				if err != nil {
+					errMu.Lock()
+					if first == nil {
+						first = err
+					}
+					errMu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// FormatBytes formats a byte count for people: "512 B", "3.2 KiB", "41.0 MiB", "1.27 GiB".
+func FormatBytes(v float64) string {
+	switch {
+	case v >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", v/(1<<30))
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
