@@ -152,7 +152,7 @@ type batch struct {
 	newQueue []keyValue
 
 	stagedLinks []prepared // links that Done staged in this batch
-	fold        bool       // Flush asked to fold the staged links in
+	folding     bool       // Flush or Next asked to fold the staged links in
 }
 
 type keyValue struct{ key, value []byte }

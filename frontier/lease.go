@@ -109,7 +109,7 @@ func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
 		}
 		f.mu.Unlock()
 		if fold {
-			err = f.Flush(ctx)
+			err = f.foldOnce(ctx)
 			f.mu.Lock()
 			f.folding = false
 			f.broadcast()

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Staging. Done does not queue a page's links one by one: it writes them, in the same
@@ -78,7 +80,7 @@ func (b *batch) shouldFold() bool {
 	if n == 0 {
 		return false
 	}
-	return b.fold || b.f.linkBatch <= 0 || n >= int64(b.f.linkBatch)
+	return b.folding || b.f.linkBatch <= 0 || n >= int64(b.f.linkBatch)
 }
 
 // flushStaged writes the batch's staged links as one record, unless it folded them.
@@ -94,37 +96,55 @@ func (b *batch) flushStaged() error {
 	return b.staged.Put(binary.BigEndian.AppendUint64(nil, b.seq), rec)
 }
 
-// foldStaged queues every staged link, those of earlier commits first, in the order
-// they were staged, as Add would have, and empties the staged bucket.
+// foldNodes bounds the B+tree nodes one fold may rewrite, about 4 KiB each, so that a
+// fold's memory stays small however scattered the links: in a large frontier every
+// link can land on a page of its own, and bbolt holds each rewritten page in memory
+// until the commit. A fold that reaches it leaves the later records staged.
+var foldNodes int64 = 8192 // a variable for tests
+
+func nodeCount(tx *bolt.Tx) int64 {
+	s := tx.Stats()
+	return s.GetNodeCount()
+}
+
+// foldStaged queues staged links, as Add would have, in the order they were staged:
+// whole records of earlier commits first, then this batch's links, until the
+// transaction has rewritten foldNodes nodes. The records it folds leave the staged
+// bucket.
 func (b *batch) foldStaged() error {
+	nodes := nodeCount(b.tx)
 	var links []prepared
 	c := b.staged.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	for k, v := c.First(); k != nil; k, v = c.First() {
+		if nodeCount(b.tx)-nodes >= foldNodes {
+			return nil
+		}
 		var err error
-		if links, err = decodeStaged(links, v); err != nil {
+		if links, err = decodeStaged(links[:0], v); err != nil {
 			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
 		}
-	}
-	if len(links) > 0 {
-		if err := b.tx.DeleteBucket(bucketStaged); err != nil {
+		if err := c.Delete(); err != nil {
 			return err
 		}
-		s, err := b.tx.CreateBucket(bucketStaged)
-		if err != nil {
+		if err := b.fold(links); err != nil {
 			return err
 		}
-		b.staged = s
 	}
-	links = append(links, b.stagedLinks...)
-	b.stagedLinks = nil
-	if n := b.counter(cStaged); n != int64(len(links)) {
-		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, len(links), n)
+	if len(b.stagedLinks) > 0 && nodeCount(b.tx)-nodes < foldNodes {
+		links, b.stagedLinks = b.stagedLinks, nil
+		return b.fold(links)
 	}
-	b.count(cStaged, -int64(len(links)))
+	return nil
+}
 
-	// Look the fingerprints up in key order, so that consecutive lookups walk
-	// neighbouring pages, then queue in staging order, so that a host's links keep
-	// the order in which they were found.
+// fold queues links, staged in this order. It looks their fingerprints up in key
+// order, so that consecutive lookups walk neighbouring pages, then queues them in
+// staging order, so that a host's links keep the order in which they were found.
+func (b *batch) fold(links []prepared) error {
+	b.count(cStaged, -int64(len(links)))
+	if b.counter(cStaged) < 0 {
+		return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
+	}
 	order := make([]int32, len(links))
 	for i := range order {
 		order[i] = int32(i)
@@ -143,13 +163,28 @@ func (b *batch) foldStaged() error {
 	return nil
 }
 
-// Flush folds the staged links into the queues now and returns once that is
-// committed. Next does it by itself before it would wait or end the crawl; Flush is
-// for callers that want Stats to count every link found so far as queued or as a
-// duplicate.
+// Flush folds all the staged links into the queues now, in as many commits as that
+// takes, and returns once they are committed. Next folds by itself before it would
+// wait or end the crawl; Flush is for callers that want Stats to count every link
+// found so far as queued or as a duplicate.
 func (f *Frontier) Flush(ctx context.Context) error {
+	for {
+		if err := f.foldOnce(ctx); err != nil {
+			return err
+		}
+		f.mu.Lock()
+		left := f.counters[cStaged]
+		f.mu.Unlock()
+		if left == 0 {
+			return nil
+		}
+	}
+}
+
+// foldOnce commits one fold of staged links, at most foldNodes nodes' worth.
+func (f *Frontier) foldOnce(ctx context.Context) error {
 	return f.do(ctx, &op{apply: func(b *batch) error {
-		b.fold = true
+		b.folding = true
 		return nil
 	}})
 }

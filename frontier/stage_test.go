@@ -123,3 +123,36 @@ func TestStagingUpgrade(t *testing.T) {
 		t.Fatalf("Stats: %+v", s)
 	}
 }
+
+// TestFoldBudget folds a record at a time when each fold may rewrite only one node.
+func TestFoldBudget(t *testing.T) {
+	defer func(n int64) { foldNodes = n }(foldNodes)
+	foldNodes = 1
+	ctx := context.Background()
+	f, _ := openTest(t, Options{LinkBatch: 1000})
+	mustAdd(t, f, 3, Entry{URL: "http://a.test/"}, Entry{URL: "http://b.test/"}, Entry{URL: "http://c.test/"})
+	for i, l := range []*Lease{lease(t, f), lease(t, f), lease(t, f)} {
+		done(t, f, l, Outcome{Links: []Entry{
+			{URL: l.URL + "x", Depth: 1}, {URL: l.URL + "y", Depth: 1}, {URL: "http://d.test/" + string(rune('a'+i)), Depth: 1},
+		}})
+	}
+	if s := f.Stats(); s.Staged != 9 {
+		t.Fatalf("Staged %d, want 9", s.Staged)
+	}
+	if err := f.foldOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Staged != 6 || s.Queued != 3 || s.Added != 6 {
+		t.Fatalf("after one fold of one record: %+v", s)
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Staged != 0 || s.Queued != 9 || s.Added != 12 {
+		t.Fatalf("after Flush: %+v", s)
+	}
+	l := lease(t, f)
+	if l.URL != "http://d.test/a" {
+		t.Fatalf("first lease %s, want http://d.test/a: a new host first, its links in the order staged", l.URL)
+	}
+}
