@@ -40,11 +40,12 @@
 // # Staging
 //
 // Done does not queue a page's links one by one: the fingerprints and hosts of 30
-// links land all over the seen, queue and hosts trees, and bbolt rewrites a 4 KiB page
-// for each page it touches. Done writes the links instead as one record at the end of
-// the staged bucket, in its own transaction, and a later commit folds in all the
-// staged links at once (Options.LinkBatch, 100,000 by default), so that they share the
-// pages they rewrite. Staged links are durable, but they are not leased, counted as
+// links land all over the seen, queue and hosts trees, and bbolt rewrites a whole 4 KiB
+// page for each. Done writes the links instead as one record at the end of the staged
+// bucket, in the transaction that finishes the lease, and once Options.LinkBatch links (100,000
+// by default) are staged, later commits fold them in by the thousand, so that they
+// share the pages they rewrite; a fold stops at about 32 MiB of rewritten pages, which
+// bounds its memory. Staged links are durable, but they are not leased, counted as
 // added or duplicates, or held to limits until folded in; Stats.Staged counts them.
 // Next folds them in rather than wait for a host or end the crawl, and Flush does it
 // on demand.

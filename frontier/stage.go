@@ -12,11 +12,11 @@ import (
 
 // Staging. Done does not queue a page's links one by one: it writes them, in the same
 // transaction, as one record of the staged bucket, whose keys only grow, so the write
-// touches the end of one small tree. Once Options.LinkBatch links are staged, a commit
-// folds them all into the seen set and the queues at once. Random fingerprints and
-// hosts spread a page's links over the whole file, and bbolt rewrites a 4 KiB page for
-// each one it touches; folding tens of thousands together makes them share the pages
-// (Mercator's batched URL-seen test, in a B+tree).
+// touches the end of one small tree. Once Options.LinkBatch links are staged, commits
+// fold them into the seen set and the queues, as many records per commit as rewrite
+// foldNodes nodes. Random fingerprints and hosts spread a page's links over the whole
+// file, and bbolt rewrites a 4 KiB page for each one it touches; folding thousands
+// together makes them share the pages (Mercator's batched URL-seen test, in a B+tree).
 //
 // Staged links are durable but not yet queued: they are neither duplicates nor added,
 // limits apply to them when they are folded, and Stats counts them apart (Staged). Next
