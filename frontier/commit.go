@@ -210,17 +210,8 @@ func (b *batch) flush() error {
 	if err := b.flushStaged(); err != nil {
 		return err
 	}
-	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
-	for _, fp := range fps {
-		if err := b.seen.Put(fp[:], []byte{}); err != nil {
-			return err
-		}
-	}
-	slices.SortFunc(b.newQueue, func(x, y keyValue) int { return bytes.Compare(x.key, y.key) })
-	for _, kv := range b.newQueue {
-		if err := b.queue.Put(kv.key, kv.value); err != nil {
-			return err
-		}
+	if err := b.putNew(); err != nil {
+		return err
 	}
 	// Host records too go in key order (see newSeen): an Add of many new hosts.
 	for _, name := range slices.Sorted(maps.Keys(b.hosts)) {
@@ -242,6 +233,27 @@ func (b *batch) flush() error {
 		return err
 	}
 	return b.meta.Put(keyHostID, binary.BigEndian.AppendUint64(nil, b.hostID))
+}
+
+// putNew writes the seen and queue keys of the URLs added so far, in key order, and
+// forgets them: seenBefore then finds them in the bucket.
+func (b *batch) putNew() error {
+	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
+	for _, fp := range fps {
+		if err := b.seen.Put(fp[:], []byte{}); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(b.newQueue, func(x, y keyValue) int { return bytes.Compare(x.key, y.key) })
+	for _, kv := range b.newQueue {
+		if err := b.queue.Put(kv.key, kv.value); err != nil {
+			return err
+		}
+	}
+	clear(b.newSeen)
+	clear(b.newQueue)
+	b.newQueue = b.newQueue[:0]
+	return nil
 }
 
 // merge makes the committed batch the in-memory state. f.mu must be held.

@@ -160,7 +160,8 @@ func (b *batch) fold(links []prepared) error {
 			return err
 		}
 	}
-	return nil
+	// Written now, so that foldStaged sees the nodes they rewrite.
+	return b.putNew()
 }
 
 // Flush folds all the staged links into the queues now, in as many commits as that

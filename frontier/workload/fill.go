@@ -9,12 +9,13 @@ import (
 	"github.com/politecrawl/crawl/frontier"
 )
 
-// Fill adds to f the URLs numbered from have to want, as entries returns them for a
-// range of numbers, in batches of batch URLs per Add from two goroutines, so that one
-// builds a batch while the other's is committed. Every URL must be new: Fill fails if
-// an Add accepts fewer than it was given.
+// Fill adds to f the URLs numbered from have to want, in batches of batch URLs per Add
+// from two goroutines, so that one builds a batch while the other's is committed. Each
+// goroutine calls newEntries once for its own generator, which appends the entries of
+// a range of numbers. Every URL must be new: Fill fails if an Add accepts fewer than
+// it was given.
 func Fill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
-	entries func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
+	newEntries func() func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
 	var (
 		next  atomic.Int64
 		wg    sync.WaitGroup
@@ -24,6 +25,7 @@ func Fill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
 	next.Store(int64(have))
 	for range 2 {
 		wg.Go(func() {
+			entries := newEntries()
 			var buf []frontier.Entry
 			for ctx.Err() == nil {
 				from := next.Add(int64(batch)) - int64(batch)

@@ -155,11 +155,13 @@ func buildFrontier(ctx context.Context, path string, hosts []string, have, want,
 	}
 	defer f.Close()
 	start, written := time.Now(), bytesWritten()
-	err = workload.Fill(ctx, f, have, want, batch, func(dst []frontier.Entry, from, to uint64) []frontier.Entry {
-		for n := from; n < to; n++ {
-			dst = append(dst, scaleEntry(hosts, n))
+	err = workload.Fill(ctx, f, have, want, batch, func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
+		return func(dst []frontier.Entry, from, to uint64) []frontier.Entry {
+			for n := from; n < to; n++ {
+				dst = append(dst, scaleEntry(hosts, n))
+			}
+			return dst
 		}
-		return dst
 	})
 	if err != nil {
 		return built{}, err

@@ -174,8 +174,10 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 	}
 	defer f.Close()
 	start, written := time.Now(), bytesWritten()
-	corpus := workload.NewCorpus(c.hosts)
-	if err := workload.Fill(ctx, f, have, want, c.batch, corpus.Append); err != nil {
+	corpus := func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
+		return workload.NewCorpus(c.hosts).Append // a Corpus per goroutine
+	}
+	if err := workload.Fill(ctx, f, have, want, c.batch, corpus); err != nil {
 		return built{}, err
 	}
 	if err := f.Close(); err != nil {
