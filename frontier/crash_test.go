@@ -48,7 +48,12 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write(b.Bytes())
 		outMu.Unlock()
 	}
-	f, err := Open(path, Options{MaxInFlightPerHost: 1 + run%2})
+	// Odd runs stage links (LinkBatch 50 to 150), even runs queue them at once.
+	opts := Options{MaxInFlightPerHost: 1 + run%2}
+	if run%2 == 1 {
+		opts.LinkBatch = 50 * (1 + run%3)
+	}
+	f, err := Open(path, opts)
 	if err != nil {
 		report("E " + err.Error())
 		os.Exit(2)

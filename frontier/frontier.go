@@ -55,13 +55,15 @@ type Options struct {
 	// MaxAttempts is how many times a URL is tried before a Retry outcome becomes
 	// Failed; 0 means 3.
 	MaxAttempts int
-	// LinkBatch is how many links found by Done are staged before a commit folds them
-	// into the seen set and the queues all at once; 0 means DefaultLinkBatch, and a
-	// negative value queues each Done's links in its own transaction. Staging makes
-	// Done several times cheaper, as the folded links share the pages they rewrite;
-	// staged links are durable, but they are not leased, counted as added or
-	// duplicates, or held to limits until they are folded (see Stats.Staged and
-	// Flush). Next folds them early rather than wait for a host or end the crawl.
+	// LinkBatch, if positive, makes Done stage the links it is given rather than
+	// queue them, and commits fold them into the seen set and the queues once this
+	// many are staged (see Staging in the package documentation). Staged links are
+	// durable, but they are not leased, counted as added or duplicates, or held to
+	// limits until they are folded (see Stats.Staged and Flush); Next folds them
+	// early rather than wait for a host or end the crawl. 0 or less queues each
+	// Done's links in its own transaction. Staging is off by default: it made the
+	// cycle benchmark 1.3x faster at 300k URLs, but not faster at 10M URLs over 100k
+	// hosts, and a fold holds 100-150 MB more memory.
 	LinkBatch int
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
@@ -101,7 +103,7 @@ type Frontier struct {
 	now         func() time.Time
 	maxInFlight int
 	maxAttempts int
-	linkBatch   int // < 0: no staging
+	linkBatch   int // <= 0: no staging
 
 	mu        sync.Mutex
 	hosts     map[string]*host
@@ -182,14 +184,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	if f.maxAttempts <= 0 {
 		f.maxAttempts = 3
 	}
-	switch {
-	case opts.LinkBatch == 0:
-		f.linkBatch = DefaultLinkBatch
-	case opts.LinkBatch < 0:
-		f.linkBatch = -1
-	default:
-		f.linkBatch = opts.LinkBatch
-	}
+	f.linkBatch = max(opts.LinkBatch, 0)
 	if err := f.load(path); err != nil {
 		db.Close()
 		return nil, err

