@@ -11,9 +11,8 @@ import (
 )
 
 // Staging (when Options.LinkBatch > 0). Done does not queue a page's links one by one:
-// it writes them, in the same
-// transaction, as one record of the staged bucket, whose keys only grow, so the write
-// touches the end of one small tree. Once Options.LinkBatch links are staged, commits
+// it writes them, in the same transaction, as one record of the staged bucket, whose
+// keys only grow, so the write touches the end of one small tree. Once Options.LinkBatch links are staged, commits
 // fold them into the seen set and the queues, as many records per commit as rewrite
 // foldNodes nodes. Random fingerprints and hosts spread a page's links over the whole
 // file, and bbolt rewrites a 4 KiB page for each one it touches; folding thousands
@@ -96,7 +95,8 @@ func (b *batch) flushStaged() error {
 // foldNodes bounds the B+tree nodes one fold may rewrite, so that a fold's memory
 // (measured: 100-150 MB at the peak) stays bounded however scattered the links: in a
 // large frontier every link can land on a page of its own, and bbolt holds each
-// rewritten page in memory until the commit. A fold that reaches it leaves the later records staged.
+// rewritten page in memory until the commit. A fold that reaches it leaves the later
+// records staged.
 var foldNodes int64 = 8192 // a variable for tests
 
 func nodeCount(tx *bolt.Tx) int64 {
@@ -127,9 +127,18 @@ func (b *batch) foldStaged() error {
 			return err
 		}
 	}
-	if len(b.stagedLinks) > 0 && nodeCount(b.tx)-nodes < foldNodes {
+	if len(b.stagedLinks) > 0 {
+		if nodeCount(b.tx)-nodes >= foldNodes {
+			return nil // flush stages them
+		}
 		links, b.stagedLinks = b.stagedLinks, nil
-		return b.fold(links)
+		if err := b.fold(links); err != nil {
+			return err
+		}
+	}
+	// Nothing is staged any more; a counter that says otherwise would make Flush loop.
+	if n := b.counter(cStaged); n != 0 {
+		return fmt.Errorf("%w: no links staged, counter says %d", ErrCorrupt, n)
 	}
 	return nil
 }

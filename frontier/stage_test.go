@@ -156,3 +156,32 @@ func TestFoldBudget(t *testing.T) {
 		t.Fatalf("first lease %s, want http://d.test/a: a new host first, its links in the order staged", l.URL)
 	}
 }
+
+// TestStagedCounterCorrupt: a staged counter with nothing staged is an error, not a
+// Flush that never ends.
+func TestStagedCounterCorrupt(t *testing.T) {
+	f, path := openTest(t, Options{})
+	mustAdd(t, f, 1, Entry{URL: "http://a.test/"})
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(append(append([]byte(nil), counterPfx...), cStaged...), []byte{5})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Flush(context.Background()); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Flush: %v, want ErrCorrupt", err)
+	}
+}
