@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/politecrawl/crawl/internal/procstat"
 
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/frontier/workload"
@@ -139,7 +139,7 @@ func runOps(b *testing.B, s side, workers int, op func(worker int) error) {
 		errMu sync.Mutex
 		first error
 	)
-	written := bytesWritten()
+	written := procstat.BytesWritten()
 	b.ResetTimer()
 	for w := range workers {
 		wg.Go(func() {
@@ -164,27 +164,8 @@ func runOps(b *testing.B, s side, workers int, op func(worker int) error) {
 		b.Fatal(first)
 	}
 	if written >= 0 {
-		b.ReportMetric(float64(bytesWritten()-written)/float64(b.N), "written-B/op")
+		b.ReportMetric(float64(procstat.BytesWritten()-written)/float64(b.N), "written-B/op")
 	}
-}
-
-// bytesWritten returns the bytes that the process has passed to write calls so far
-// (wchar in /proc/self/io), or -1 where that is not known.
-func bytesWritten() int64 {
-	data, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return -1
-	}
-	for line := range strings.Lines(string(data)) {
-		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil {
-				return -1
-			}
-			return n
-		}
-	}
-	return -1
 }
 
 // BenchmarkAdd queues new URLs in batches of addBatch, each URL on one of benchHosts

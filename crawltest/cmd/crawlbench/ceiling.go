@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/politecrawl/crawl/internal/procstat"
+
 	"github.com/PuerkitoBio/goquery"
 )
 
@@ -62,7 +64,7 @@ func runCeiling(ctx context.Context, j *crawlJob) (*childResult, error) {
 		firstErr     error
 		wg           sync.WaitGroup
 	)
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := procstat.CPUTime(), time.Now()
 	for range j.Workers {
 		wg.Go(func() {
 			for {
@@ -89,7 +91,7 @@ func runCeiling(ctx context.Context, j *crawlJob) (*childResult, error) {
 		})
 	}
 	wg.Wait()
-	r := &childResult{Wall: time.Since(start), CPU: cpuTime() - cpu0, Pages: pages.Load(), Links: links.Load()}
+	r := &childResult{Wall: time.Since(start), CPU: procstat.CPUTime() - cpu0, Pages: pages.Load(), Links: links.Load()}
 	if firstErr != nil {
 		return nil, firstErr
 	}

@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"github.com/politecrawl/crawl/internal/procstat"
 )
 
 // childEnv, when set, makes this program run one job instead of the command: the value
@@ -97,7 +99,7 @@ func runChild(path string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crawlbench child %s: %v\n", j.Kind, err)
 		return 1
 	}
-	r.PeakRSS, _, _ = memStatus()
+	r.PeakRSS, _, _ = procstat.Memory()
 	if err := json.NewEncoder(stdout).Encode(r); err != nil {
 		fmt.Fprintln(stderr, "crawlbench child:", err)
 		return 1

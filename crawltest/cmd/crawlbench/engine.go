@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/politecrawl/crawl/internal/procstat"
+
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/crawltest"
 )
@@ -53,9 +55,9 @@ func runEngine(ctx context.Context, j *crawlJob, stderr io.Writer) (*childResult
 		return nil, err
 	}
 	c.Stderr = stderr
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := procstat.CPUTime(), time.Now()
 	err = c.Run(ctx)
-	r := &childResult{Wall: time.Since(start), CPU: cpuTime() - cpu0}
+	r := &childResult{Wall: time.Since(start), CPU: procstat.CPUTime() - cpu0}
 	if err != nil {
 		return nil, fmt.Errorf("crawl: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/politecrawl/crawl/internal/procstat"
+
 	"github.com/politecrawl/crawl/frontier/workload"
 )
 
@@ -136,7 +138,7 @@ func commandFlags(o *options) string {
 // machine describes the machine: OS, architecture, cores, memory, Go version.
 func machine() string {
 	s := fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-	if mem := totalMemory(); mem > 0 {
+	if mem := procstat.TotalMemory(); mem > 0 {
 		s += ", " + workload.FormatBytes(float64(mem)) + " RAM"
 	}
 	return s + ", " + runtime.Version()

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/politecrawl/crawl/internal/procstat"
 
 	"github.com/politecrawl/crawl/frontier/workload"
 
@@ -154,7 +155,7 @@ func buildFrontier(ctx context.Context, path string, hosts []string, have, want,
 		return built{}, err
 	}
 	defer f.Close()
-	start, written := time.Now(), bytesWritten()
+	start, written := time.Now(), procstat.BytesWritten()
 	err = workload.Fill(ctx, f, have, want, batch, func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
 		return func(dst []frontier.Entry, from, to uint64) []frontier.Entry {
 			for n := from; n < to; n++ {
@@ -170,7 +171,7 @@ func buildFrontier(ctx context.Context, path string, hosts []string, have, want,
 		return built{}, err
 	}
 	b := built{urls: want - have, time: time.Since(start), written: -1}
-	if w := bytesWritten(); written >= 0 && w >= 0 {
+	if w := procstat.BytesWritten(); written >= 0 && w >= 0 {
 		b.written = w - written
 	}
 	return b, nil
@@ -188,7 +189,7 @@ func firstErr(a, b error) error {
 // cycles for j.Cycles.
 func measureScale(ctx context.Context, j *scaleJob) (*childResult, error) {
 	r := &childResult{Hosts: j.Hosts}
-	if dropCache(j.DB) {
+	if procstat.DropCache(j.DB) == nil {
 		start := time.Now()
 		f, err := frontier.Open(j.DB, frontier.Options{})
 		if err != nil {
@@ -207,14 +208,14 @@ func measureScale(ctx context.Context, j *scaleJob) (*childResult, error) {
 	defer f.Close()
 	r.OpenWarm = time.Since(start)
 	r.URLs = f.Stats().Queued
-	r.HeapInuse = heapInuse()
-	_, r.RSSAnon, r.RSSFile = memStatus()
+	r.HeapInuse = procstat.HeapInuse()
+	_, r.RSSAnon, r.RSSFile = procstat.Memory()
 	if j.Cycles > 0 {
 		if err := cycles(ctx, f, j, r); err != nil {
 			return nil, err
 		}
-		r.HeapEnd = heapInuse()
-		_, r.RSSAnonEnd, r.RSSFileEnd = memStatus()
+		r.HeapEnd = procstat.HeapInuse()
+		_, r.RSSAnonEnd, r.RSSFileEnd = procstat.Memory()
 	}
 	if j.HeapProfile != "" {
 		hf, err := os.Create(j.HeapProfile)
@@ -243,7 +244,7 @@ func cycles(ctx context.Context, f *frontier.Frontier, j *scaleJob, r *childResu
 		errMu sync.Mutex
 		first error
 	)
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := procstat.CPUTime(), time.Now()
 	for w := range j.Workers {
 		wg.Go(func() {
 			prefix := "/cycle-" + strconv.Itoa(j.Salt) + "/" + strconv.Itoa(w) + "/"
@@ -283,16 +284,7 @@ func cycles(ctx context.Context, f *frontier.Frontier, j *scaleJob, r *childResu
 	if err := f.Flush(context.Background()); err != nil {
 		first = firstErr(first, err)
 	}
-	r.CycleTime, r.CycleCPU = time.Since(start), cpuTime()-cpu0
+	r.CycleTime, r.CycleCPU = time.Since(start), procstat.CPUTime()-cpu0
 	r.Cycles = n.Load()
 	return first
-}
-
-// heapInuse returns runtime.MemStats.HeapInuse after a full collection.
-func heapInuse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package procstat
 
 import (
 	"bufio"
@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// cpuTime returns the user and system CPU time the process has used so far.
-func cpuTime() time.Duration {
+// CPUTime returns the user and system CPU time the process has used so far.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -21,10 +21,10 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// memStatus returns VmHWM (peak resident set), RssAnon and RssFile (the pages of
-// mapped files, such as bbolt's) from /proc/self/status, in bytes; 0 for those it
-// cannot read.
-func memStatus() (peak, anon, file int64) {
+// Memory returns VmHWM (peak resident set), RssAnon and RssFile (the pages of mapped
+// files, such as bbolt's) from /proc/self/status, in bytes; 0 for those it cannot
+// read.
+func Memory() (peak, anon, file int64) {
 	fields := map[string]*int64{"VmHWM:": &peak, "RssAnon:": &anon, "RssFile:": &file}
 	procFields("/proc/self/status", func(key string, kb int64) {
 		if p := fields[key]; p != nil {
@@ -34,8 +34,8 @@ func memStatus() (peak, anon, file int64) {
 	return peak, anon, file
 }
 
-// totalMemory returns the machine's memory in bytes, 0 if unknown.
-func totalMemory() int64 {
+// TotalMemory returns the machine's memory in bytes, 0 if unknown.
+func TotalMemory() int64 {
 	var total int64
 	procFields("/proc/meminfo", func(key string, kb int64) {
 		if key == "MemTotal:" {
@@ -62,9 +62,9 @@ func procFields(path string, fn func(key string, kb int64)) {
 	}
 }
 
-// bytesWritten returns the bytes the process has passed to write calls so far (wchar
-// in /proc/self/io), or -1.
-func bytesWritten() int64 {
+// BytesWritten returns the bytes the process has passed to write calls so far (wchar
+// in /proc/self/io), or -1 if that cannot be read.
+func BytesWritten() int64 {
 	data, err := os.ReadFile("/proc/self/io")
 	if err != nil {
 		return -1
