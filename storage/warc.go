@@ -32,7 +32,7 @@ const (
 	DefaultMaxFileSize = 1 << 30 // bytes
 	DefaultSoftware    = "politecrawl"
 	// DefaultGzipLevel is the fastest gzip level. It takes about half the CPU
-	// time of klauspost/compress's default level (5) for files 5–12%
+	// time of klauspost/compress's default level (5) for files 6–12%
 	// larger; WARC readers do not depend on the level.
 	DefaultGzipLevel = 1
 	// DigestIndexName is the name of the payload-digest index in the WARC directory.
