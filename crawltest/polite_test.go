@@ -120,21 +120,32 @@ func (c *politeClient) crawl(ctx context.Context, seeds []string) error {
 				}
 				hs.busy = true
 				inflight++
-				go func() { results <- c.fetch(ctx, h, u, sitemap[u], hs.delay) }()
+				// Read the loop's state here: the goroutine must not touch the
+				// maps and host records this loop goes on writing.
+				isSitemap, delay := sitemap[u], hs.delay
+				go func() { results <- c.fetch(ctx, h, u, isSitemap, delay) }()
 				break
 			}
 		}
 		if inflight == 0 && wake.IsZero() {
 			return nil
 		}
-		var timer <-chan time.Time
+		var (
+			timer <-chan time.Time
+			t     *time.Timer
+		)
 		if !wake.IsZero() {
-			t := time.NewTimer(time.Until(wake))
+			t = time.NewTimer(time.Until(wake))
 			timer = t.C
-			defer t.Stop()
+		}
+		stopTimer := func() {
+			if t != nil {
+				t.Stop()
+			}
 		}
 		select {
 		case r := <-results:
+			stopTimer()
 			inflight--
 			if r.err != nil {
 				return r.err
@@ -154,6 +165,7 @@ func (c *politeClient) crawl(ctx context.Context, seeds []string) error {
 			}
 		case <-timer:
 		case <-ctx.Done():
+			stopTimer()
 			return ctx.Err()
 		}
 	}
