@@ -187,7 +187,11 @@ func (c *Crawler) redirect(l *frontier.Lease, location string) []frontier.Entry 
 		c.counters.skip(string(reason), 1)
 		return nil
 	}
-	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: l.URL, Kind: l.Kind, Hops: l.Hops + 1}}
+	foundOn := l.URL
+	if l.Kind == kindSitemap {
+		foundOn = l.FoundOn // a sitemap that robots.txt lists stays listed when it moves
+	}
+	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: foundOn, Kind: l.Kind, Hops: l.Hops + 1}}
 }
 
 // pageLinks extracts a document's facts into page and returns the links to queue and
@@ -252,27 +256,27 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
 // priority, and nested sitemaps (bounded depth) as sitemap fetches.
 func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []frontier.Entry {
-	res, err := extract.Sitemap(bytes.NewReader(resp.Body), l.URL, extract.SitemapOptions{})
+	// A sitemap that a robots.txt lists, directly or through an index, may name any URL
+	// of that robots.txt's site, whatever its own directory or host (sitemaps.org,
+	// "Sitemaps & Cross Submits"); l.FoundOn is that robots.txt. Other sitemaps cover
+	// their own directory only. extract applies both rules.
+	res, err := extract.Sitemap(bytes.NewReader(resp.Body), l.URL, extract.SitemapOptions{
+		Depth:     l.Depth,
+		RobotsURL: robotsLister(l.FoundOn),
+	})
 	if err != nil && res == nil {
 		c.counters.skip("unparsable-sitemap", 1)
 		c.log.Info("sitemap not parsed", "url", l.URL, "err", err)
 		return nil
 	}
+	if err != nil {
+		c.log.Info("sitemap read in part", "url", l.URL, "err", err)
+	}
 	for reason, n := range res.Skipped {
 		c.counters.skip("sitemap-"+reason, int64(n))
 	}
-	// robots.txt may list sitemaps on another host (sitemaps.org cross-submission):
-	// such a sitemap may name URLs of the host whose robots.txt listed it.
-	lister := ""
-	if l.FoundOn != "" {
-		lister = extract.Authority(l.FoundOn)
-	}
 	var entries []frontier.Entry
 	for _, child := range res.Sitemaps {
-		if l.Depth+1 > extract.MaxSitemapDepth {
-			c.counters.skip("sitemap-depth", 1)
-			continue
-		}
 		u, err := c.urls.Canonical(child)
 		if err != nil {
 			c.counters.skip("bad-url", 1)
@@ -286,10 +290,6 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []fronti
 			c.counters.skip("bad-url", 1)
 			continue
 		}
-		if !extract.SitemapCovers(l.URL, u) && extract.Authority(u) != lister {
-			c.counters.skip("sitemap-cross-host", 1)
-			continue
-		}
 		if reason := c.scope.Check(u, 1); reason != "" {
 			c.counters.skip(string(reason), 1)
 			continue
@@ -297,6 +297,16 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []fronti
 		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
 	}
 	return entries
+}
+
+// robotsLister returns foundOn when it is a robots.txt URL (the sitemap was listed
+// there), and "" otherwise.
+func robotsLister(foundOn string) string {
+	u, err := url.Parse(foundOn)
+	if err != nil || u.Path != "/robots.txt" {
+		return ""
+	}
+	return foundOn
 }
 
 // queueSitemaps queues, once per host and run, the sitemaps its robots.txt lists (or
