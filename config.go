@@ -73,6 +73,9 @@ type ScopeConfig struct {
 	// FollowNofollow follows links marked rel="nofollow" (never those of a page whose
 	// meta robots or X-Robots-Tag says nofollow).
 	FollowNofollow bool `yaml:"follow_nofollow"`
+	// MaxLinksPerPage is the most distinct URLs (fragments removed) taken from one
+	// page; links to URLs past it are counted as "link-limit". Default 10000.
+	MaxLinksPerPage int `yaml:"max_links_per_page"`
 }
 
 // PolitenessConfig sets how often one host is fetched.
@@ -186,6 +189,7 @@ func DefaultConfig() Config {
 			MaxRepeatedSegments: 3,
 			MaxQueryParams:      16,
 			CalendarTrap:        true,
+			MaxLinksPerPage:     10000,
 		},
 		Politeness: PolitenessConfig{
 			MinDelay:       Duration(time.Second),
@@ -338,6 +342,9 @@ func (c *Config) Validate() error {
 		if n < 0 {
 			return bad(field, n, "must not be negative (0 means no limit)")
 		}
+	}
+	if c.Scope.MaxLinksPerPage < 1 || c.Scope.MaxLinksPerPage > 1000000 {
+		return bad("scope.max_links_per_page", c.Scope.MaxLinksPerPage, "must be between 1 and 1000000")
 	}
 	p := c.Politeness
 	if p.MinDelay < 0 {

@@ -206,7 +206,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text})
+	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text, MaxLinks: c.cfg.Scope.MaxLinksPerPage})
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)

@@ -12,7 +12,7 @@ import (
 
 // Defaults used when the HTMLOptions field is zero.
 const (
-	DefaultMaxLinks     = 10000   // links kept per page
+	DefaultMaxLinks     = 10000   // distinct link URLs kept per page
 	DefaultMaxTextBytes = 1 << 20 // bytes of main text kept per page (1 MiB)
 )
 
@@ -32,8 +32,10 @@ type HTMLOptions struct {
 	// MaxTextBytes bounds Page.Text in bytes (cut at a character boundary); zero means
 	// DefaultMaxTextBytes.
 	MaxTextBytes int
-	// MaxLinks bounds len(Page.Links); links past it are counted in Page.Skipped["limit"].
-	// Zero means DefaultMaxLinks.
+	// MaxLinks bounds len(Page.Links), which holds each URL once: a link to a URL already
+	// in Links does not count, so a table of contents with ten thousand links to a few
+	// hundred pages (one per #fragment) keeps them all. Links to new URLs past the bound
+	// are counted in Page.Skipped["limit"]. Zero means DefaultMaxLinks.
 	MaxLinks int
 }
 
@@ -46,16 +48,18 @@ type Page struct {
 	Description string `json:"description,omitempty"` // <meta name="description">, else <meta property="og:description">
 	Text        string `json:"text,omitempty"`        // the main visible text when HTMLOptions.WithText; paragraphs separated by "\n"
 	Base        string `json:"base,omitempty"`        // the <base href> links resolve against, resolved itself; "" when absent or unusable
-	// Links are the outgoing links in document order, at most HTMLOptions.MaxLinks.
+	// Links are the outgoing links in document order, one per URL (the first link to it;
+	// see Link.NoFollow for the others), at most HTMLOptions.MaxLinks.
 	Links []Link `json:"links,omitempty"`
 	// Robots are the directives of <meta name="robots">, <meta name=AGENT> and the
 	// X-Robots-Tag header, merged. Robots.NoFollow means no link of the page may enter
 	// the frontier; Links are returned all the same, for the caller to log.
 	Robots Directives `json:"robots"`
-	// Skipped counts the hrefs not returned in Links, by reason: "empty", "fragment"
-	// (same-document "#..."), "javascript", "mailto", "tel", "data", "scheme" (another
-	// non-http scheme), "malformed" (cannot be resolved to an http or https URL) and
-	// "limit" (past MaxLinks). nil when nothing was skipped.
+	// Skipped counts the hrefs not returned in Links, by reason: "fragment"
+	// (same-document "#..." in a page without <base href>), "javascript", "mailto",
+	// "tel", "data", "scheme" (another non-http scheme), "malformed" (cannot be resolved
+	// to an http or https URL) and "limit" (a new URL past MaxLinks). Links to a URL
+	// already in Links are not counted. nil when nothing was skipped.
 	Skipped map[string]int `json:"skipped,omitempty"`
 	// Charset is the WHATWG name of the encoding the body was read in, such as "utf-8"
 	// or "windows-1252".
@@ -65,6 +69,8 @@ type Page struct {
 	// instead: links, metadata and directives are still found, but the text heuristic
 	// has no tree to prefer <main> or <article> by.
 	Fallback bool `json:"fallback,omitempty"`
+
+	linkAt map[string]int // index in Links by URL, while links are added
 }
 
 // Link is one outgoing reference of a page.
@@ -81,7 +87,8 @@ type Link struct {
 	// Text is the anchor text (for "a": its text, else the alt of an image inside, else
 	// its title; for "area": alt), white space collapsed, at most 512 bytes.
 	Text string `json:"text,omitempty"`
-	// NoFollow reports rel="nofollow": the page asks that this link not be followed.
+	// NoFollow reports rel="nofollow" on every link of the page to URL: the page asks
+	// that it not be followed. One link to URL without it clears it.
 	NoFollow bool `json:"nofollow,omitempty"`
 }
 
@@ -229,7 +236,7 @@ func htmlAddLink(p *Page, base *canonParts, tag, href, rel, text string, maxLink
 			return // stylesheets, icons, preloads: not links to crawl
 		}
 	}
-	u, reason := htmlResolve(base, href)
+	u, reason := htmlResolve(base, href, p.Base != "")
 	if reason != "" {
 		htmlSkip(p, reason)
 		return
@@ -241,6 +248,12 @@ func htmlAddLink(p *Page, base *canonParts, tag, href, rel, text string, maxLink
 		}
 		nofollow = nofollow || r == "nofollow"
 	}
+	if i, dup := p.linkAt[u]; dup {
+		// The same URL again (another #fragment, say): it does not count toward the
+		// bound, and a followable link makes the URL followable.
+		p.Links[i].NoFollow = p.Links[i].NoFollow && nofollow
+		return
+	}
 	if len(p.Links) >= maxLinks {
 		htmlSkip(p, "limit")
 		return
@@ -248,6 +261,10 @@ func htmlAddLink(p *Page, base *canonParts, tag, href, rel, text string, maxLink
 	if len(rels) == 0 {
 		rels = nil
 	}
+	if p.linkAt == nil {
+		p.linkAt = make(map[string]int)
+	}
+	p.linkAt[u] = len(p.Links)
 	p.Links = append(p.Links, Link{URL: u, Tag: tag, Rel: rels, Text: text, NoFollow: nofollow})
 }
 
@@ -259,12 +276,14 @@ func htmlSkip(p *Page, reason string) {
 }
 
 // htmlResolve resolves href against base, or says why it is not a link to crawl.
-func htmlResolve(base *canonParts, href string) (u, reason string) {
+// hasBase reports that base comes from a <base href> rather than being the page's URL.
+// An empty href means base itself, as browsers read it (HTML, "follow the hyperlink":
+// the URL parser resolves "" to the base URL): with <base href> that is another
+// document, without it the page itself. A fragment alone ("#top") is a link within the
+// page, skipped, unless a <base href> sends it to the base URL.
+func htmlResolve(base *canonParts, href string, hasBase bool) (u, reason string) {
 	ref := canonClean(href)
-	if ref == "" {
-		return "", "empty"
-	}
-	if ref[0] == '#' {
+	if ref != "" && ref[0] == '#' && !hasBase {
 		return "", "fragment"
 	}
 	if scheme, _, ok := canonSplitScheme(ref); ok {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -107,8 +108,8 @@ func TestHTMLBadPageURL(t *testing.T) {
 
 func TestHTMLLimits(t *testing.T) {
 	var b strings.Builder
-	for range 50 {
-		b.WriteString(`<p>Some words of text here.</p><a href="/x">x</a>`)
+	for i := range 50 {
+		fmt.Fprintf(&b, `<p>Some words of text here.</p><a href="/x%d">x</a>`, i)
 	}
 	body := []byte(b.String())
 	p, err := HTML(htmlTestURL, nil, body, HTMLOptions{MaxLinks: 10, WithText: true, MaxTextBytes: 100})
@@ -235,8 +236,8 @@ func TestHTMLHostileSingleLine(t *testing.T) {
 	b.Write(bytes.Repeat([]byte("x"), size/4))
 	b.WriteString(`">`)
 	b.Write(bytes.Repeat([]byte("text "), size/4/5))
-	for b.Len() < size-64 {
-		b.WriteString(`<a href="/p?i=1">l</a><span>w</span>`)
+	for i := 0; b.Len() < size-64; i++ {
+		fmt.Fprintf(&b, `<a href="/p?i=%d">l</a><span>w</span>`, i)
 	}
 	b.WriteString(`<a href="/last">`)
 	b.Write(bytes.Repeat([]byte("\xff"), 63-len(`<a href="/last">`)))
