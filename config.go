@@ -61,9 +61,13 @@ type ScopeConfig struct {
 	Exclude []string `yaml:"exclude"`
 	// MaxDepth is the number of links followed from a seed; 0 means unlimited.
 	MaxDepth int `yaml:"max_depth"`
-	// MaxPagesPerHost and MaxPages cap the URLs queued per host and in all; 0 = unlimited.
+	// MaxPagesPerHost caps the URLs queued per host; 0 = unlimited.
 	MaxPagesPerHost int `yaml:"max_pages_per_host"`
-	MaxPages        int `yaml:"max_pages"`
+	// MaxPages caps the pages fetched (responses archived with a pages.jsonl line,
+	// sitemaps included) over the whole crawl, across runs of one data directory; URLs
+	// blocked by robots.txt, skipped or failed do not count, and the URLs past it stay
+	// queued, so a later run with a larger value goes on. 0 = unlimited.
+	MaxPages int `yaml:"max_pages"`
 	// Trap defences: 0 turns one off.
 	MaxURLLength        int  `yaml:"max_url_length"`
 	MaxPathSegments     int  `yaml:"max_path_segments"`

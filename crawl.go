@@ -286,7 +286,7 @@ func (c *Crawler) open() error {
 	c.front, err = frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{
 		MaxInFlightPerHost: c.cfg.Politeness.PerHost,
 		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
-		MaxTotal:           c.cfg.Scope.MaxPages,
+		MaxDone:            c.cfg.Scope.MaxPages,
 		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
 		Now:                c.Now,
 	})
@@ -410,6 +410,7 @@ func (c *Crawler) Summary() Summary {
 	if st != nil {
 		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
 		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
+		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done >= int64(c.cfg.Scope.MaxPages)
 	}
 	return s
 }

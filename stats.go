@@ -61,6 +61,7 @@ type Summary struct {
 	Parked        int64            // URLs set aside for this run (robots.txt unreachable)
 	Duration      time.Duration    // how long Run ran
 	Complete      bool             // the frontier is empty: nothing is left to fetch
+	LimitReached  bool             // scope.max_pages pages are fetched and URLs remain queued
 	DataDir       string           // where the results are
 }
 
@@ -68,8 +69,11 @@ type Summary struct {
 func (s Summary) String() string {
 	var b strings.Builder
 	state := "stopped before the end (run again to resume)"
-	if s.Complete {
+	switch {
+	case s.Complete:
 		state = "complete"
+	case s.LimitReached:
+		state = fmt.Sprintf("stopped at max_pages with %d URLs queued (raise -max-pages and run again to go on)", s.Queued)
 	}
 	rate := 0.0
 	if s.Duration > 0 {

@@ -50,8 +50,16 @@ type Options struct {
 	// MaxDepth refuses entries deeper than this; 0 means unlimited.
 	MaxDepth int
 	// MaxTotal refuses new URLs once this many have been accepted over the whole
-	// crawl, across runs; 0 means unlimited.
+	// crawl, across runs; 0 means unlimited. Refused URLs are lost (not marked seen,
+	// but not queued either); MaxDone bounds a crawl without losing any.
 	MaxTotal int
+	// MaxDone stops leasing once this many URLs have finished (Stats.Done, over the
+	// whole crawl, across runs): Next leases a URL only while Done plus the leases
+	// outstanding is below it, so no more than MaxDone finish, and returns ErrDone
+	// once it is reached with no lease outstanding. Failed and Skipped outcomes do not
+	// count, and the URLs not leased stay queued: a later Open with a larger MaxDone
+	// goes on. 0 means unlimited.
+	MaxDone int
 	// MaxAttempts is how many times a URL is tried before a Retry outcome becomes
 	// Failed; 0 means 3.
 	MaxAttempts int

@@ -155,6 +155,12 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 	if f.err != nil {
 		return nil, time.Time{}, f.err
 	}
+	if f.opts.MaxDone > 0 && f.counters[cDone]+int64(f.leased) >= int64(f.opts.MaxDone) {
+		if f.leased == 0 {
+			return nil, time.Time{}, ErrDone // the rest stays queued
+		}
+		return nil, time.Time{}, nil // a lease that ends other than Finished frees a place
+	}
 	if len(f.heap) == 0 {
 		if f.leased == 0 && f.counters[cStaged] == 0 {
 			return nil, time.Time{}, ErrDone

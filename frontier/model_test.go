@@ -109,6 +109,12 @@ func (m *model) leased() int { return len(m.leases) }
 
 // next returns the entry and host to lease at now, or the wait time, or ErrDone.
 func (m *model) next(now int64) (*mHost, *mEntry, int64, error) {
+	if m.opts.MaxDone > 0 && m.counters[cDone]+int64(m.leased()) >= int64(m.opts.MaxDone) {
+		if m.leased() == 0 {
+			return nil, nil, 0, ErrDone
+		}
+		return nil, nil, 0, nil
+	}
 	var best *mHost
 	for _, h := range m.hosts {
 		if h.parked != "" || h.available() == 0 || len(h.leased) >= m.inFlight {
@@ -265,6 +271,8 @@ func TestModel(t *testing.T) {
 		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: 3},
 		{LinkBatch: 1000},
 		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40},
+		{MaxDone: 12, MaxInFlightPerHost: 2},
+		{MaxDone: 20, LinkBatch: 4},
 	}
 	for seed := range uint64(20) {
 		opts := optionSets[seed%uint64(len(optionSets))]

@@ -46,7 +46,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.delay, "delay", 0, "least `time` between requests to one host (politeness.min_delay; default 1s)")
 	fs.StringVar(&f.scope, "scope", "", "scope `mode`: host, domain, prefix or any (scope.mode; default host)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "links followed from a seed, 0 = unlimited (scope.max_depth)")
-	fs.IntVar(&f.maxPages, "max-pages", 0, "URLs queued in all, 0 = unlimited (scope.max_pages)")
+	fs.IntVar(&f.maxPages, "max-pages", 0, "pages fetched over the whole crawl, across runs; 0 = unlimited (scope.max_pages)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private addresses (network.allow_private)")
 	fs.BoolVar(&f.text, "text", false, "add page text to pages.jsonl (storage.text)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics on this `addr`ess (metrics_addr)")
