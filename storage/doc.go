@@ -29,6 +29,22 @@
 // WARC-Block-Digest the SHA-1 of the whole block, both "sha1:" and upper-case
 // base32.
 //
+// # Index and payload types
+//
+// Beside each WARC file the writer keeps its CDXJ index, the form pywb and
+// ReplayWeb.page read: one line per response and revisit record, "SURT-key
+// timestamp {json}" with url, mime, status, digest, length, offset and
+// filename, and mime-detected where the sniffed type differs from mime
+// (keys from [SURT], as pywb computes them). A line is written only once its
+// record is durable, into NAME.warc.gz.cdxj.open; when the WARC file is closed
+// the lines are sorted into NAME.warc.gz.cdxj. An open index a crash left
+// behind is rebuilt from the WARC file when the directory is opened again, or
+// by [RebuildIndexes]; [IndexWARC] reads the lines of any WARC file.
+//
+// Response records carry WARC-Identified-Payload-Type: the media type sniffed
+// from the payload (content coding undone), as Common Crawl writes it for
+// corpus pipelines, since servers' Content-Type is noisy.
+//
 // # Caveats
 //
 // Only one process may use a WARC directory at a time: the digest index is

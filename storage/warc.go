@@ -129,6 +129,7 @@ type WARCWriter struct {
 	db   *bolt.DB
 	fl   flusher
 	rec  *Recovery
+	cdx  *cdxjWriter // the CDXJ index of each file (cdxj_writer.go)
 
 	mu      sync.Mutex // guards the fields below and the order of bytes in files
 	f       *os.File
@@ -207,8 +208,13 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		db:      db,
 		pending: make(map[string]pendingDigest),
 		durable: make(map[string]int64),
+		cdx:     newCDXJWriter(opts.Dir, opts.NoSync),
 	}
 	if err := w.recover(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := rebuildOpenIndexes(opts.Dir); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -437,6 +443,10 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 	fields = append(fields,
 		field{"WARC-Block-Digest", blockDigest(block...)},
 		field{"WARC-Payload-Digest", loc.PayloadDigest})
+	ix := newIndexLine(ex.TargetURI, d, respHead, ex.Body, &loc)
+	if ix.detected != "" {
+		fields = append(fields, field{"WARC-Identified-Payload-Type", ix.detected})
+	}
 	if ex.Truncated {
 		fields = append(fields, field{"WARC-Truncated", "length"})
 	}
@@ -463,7 +473,8 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 	if dedup && !loc.Revisit {
 		reg = &pendingDigest{ref: digestRef{ID: loc.RecordID, Date: d, URI: ex.TargetURI}}
 	}
-	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, func(s *Stats) {
+	ix.finish(reqLen, respLen)
+	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, ix, func(s *Stats) {
 		s.Requests++
 		if loc.Revisit {
 			s.Revisits++
@@ -491,7 +502,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 // new one first if data would take it past MaxFileSize, registers reg under
 // digest once written, and waits until data is durable. It returns the file
 // and the offset data starts at.
-func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, count func(*Stats)) (string, int64, error) {
+func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, ix *indexLine, count func(*Stats)) (string, int64, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -522,6 +533,9 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg
 	}
 	w.size += int64(len(data))
 	w.records++
+	if ix != nil {
+		w.cdx.add(name, w.size, ix.line(name, off))
+	}
 	w.seq++
 	seq := w.seq
 	w.stats.Bytes += int64(len(data))
@@ -566,6 +580,7 @@ func (w *WARCWriter) markDurable(name string, size int64) {
 		w.durable[name] = size
 	}
 	w.dmu.Unlock()
+	w.cdx.durable(name, size)
 }
 
 // rotate closes the current file, synced, and starts the next with its
@@ -615,6 +630,7 @@ func (w *WARCWriter) closeFile() error {
 	err := w.f.Close()
 	w.fl.advance(w.seq)
 	w.markDurable(w.name, w.size)
+	w.cdx.finish(w.name, w.size) // an error is kept and returned by Close
 	w.f = nil
 	if err != nil {
 		return fmt.Errorf("storage: close %s: %w", w.name, err)
@@ -810,6 +826,9 @@ func (w *WARCWriter) Close() error {
 	}
 	if cerr := w.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("storage: digest index: %w", cerr)
+	}
+	if cerr := w.cdx.close(); cerr != nil && err == nil {
+		err = cerr
 	}
 	return err
 }
