@@ -229,8 +229,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 // runWorkers runs the worker pool until the frontier is exhausted, ctx ends, or a
 // worker meets an error that must stop the crawl (a storage failure).
 func (c *Crawler) runWorkers(ctx context.Context) error {
-	// leaseCtx ends leasing; work already leased continues under workCtx, which only a
-	// fatal error ends, so a graceful stop lets fetches in flight finish.
+	// leaseCtx ends leasing and the waits before a fetch (robots.txt, politeness); a
+	// fetch under way continues under workCtx, which only a fatal error ends, so a
+	// graceful stop lets fetches in flight finish and abandons the rest.
 	leaseCtx, stopLeasing := context.WithCancel(ctx)
 	defer stopLeasing()
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -263,7 +264,7 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 					return
 				}
 				c.counters.inFlight.Add(1)
-				err = c.process(workCtx, lease)
+				err = c.process(workCtx, leaseCtx, lease)
 				c.counters.inFlight.Add(-1)
 				if err != nil {
 					fail(err)

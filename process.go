@@ -24,12 +24,17 @@ import (
 // fsynced with its response. It returns an error only
 // when the crawl must stop (the frontier or storage failed); anything a server or a
 // document does wrong becomes the lease's outcome.
-func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
+//
+// The waits before the fetch (for robots.txt, for the politeness ticket) end with
+// leaseCtx, which ends when the crawl stops leasing: a stopping crawl abandons them,
+// and the lease is requeued at the next Open. The fetch itself and the writes after it
+// run under ctx, so a fetch in flight finishes.
+func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) error {
 	c.restoreSpacing(l.Host, c.cfg.Politeness.MinDelay.d())
-	rob, err := c.robots.Get(ctx, l.Host)
+	rob, err := c.robots.Get(leaseCtx, l.Host)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil // stopping at once: the lease is requeued at the next Open
+		if leaseCtx.Err() != nil {
+			return nil // stopping: the lease is requeued at the next Open
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now().Add(c.cfg.Robots.UnreachableRetry.d())})
 	}
@@ -64,14 +69,14 @@ func (c *Crawler) process(ctx context.Context, l *frontier.Lease) error {
 	if ready := c.sched.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
 	}
-	ticket, err := c.sched.Acquire(ctx, l.Host)
+	ticket, err := c.sched.Acquire(leaseCtx, l.Host)
 	if err != nil {
 		var deferred *politeness.DeferredError
 		if errors.As(err, &deferred) {
 			c.log.Info("host deferred", "host", l.Host, "until", deferred.Until, "reason", deferred.Reason)
 			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
 		}
-		return nil // ctx ended: stopping at once
+		return nil // stopping: the lease is requeued at the next Open
 	}
 	resp, ferr := c.client.Fetch(ctx, &fetch.Request{URL: l.URL})
 	next := c.sched.Release(ticket, observe(resp, ferr))

@@ -85,8 +85,9 @@ type Outcome struct {
 // Next leases the head URL of the host whose ready time is earliest, once that time
 // has come. It waits while no host is ready, and returns ErrDone once nothing is
 // queued or leased (parked hosts aside), ctx.Err() if ctx ends first, and ErrClosed
-// after Close. Within a host, higher Priority comes first, then lower Depth, then
-// first added.
+// after Close. Once ctx has ended it leases nothing, even when a host is ready: that
+// is how a crawl stops leasing. Within a host, higher Priority comes first, then lower
+// Depth, then first added.
 func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
 	if f.opts.ReadOnly {
 		return nil, ErrReadOnly
@@ -98,6 +99,9 @@ func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
 		}
 	}()
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		f.mu.Lock()
 		l, wait, err := f.tryNext(f.now())
 		wake := f.wake
