@@ -169,6 +169,10 @@ type StorageConfig struct {
 	WARCGzipLevel int `yaml:"warc_gzip_level"`
 	// Text adds each page's main visible text to pages.jsonl.
 	Text bool `yaml:"text"`
+	// TextRecords archives each HTML page's main visible text as a WARC
+	// conversion record (text/plain, WARC-Refers-To its response), as WET files
+	// hold it for corpus pipelines. False: none.
+	TextRecords bool `yaml:"text_records"`
 	// Operator names who runs the crawl, for the warcinfo record.
 	Operator string `yaml:"operator"`
 }

@@ -122,6 +122,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		Outlinks:  outlinks,
 		Robots:    provenance(rob, decision),
 	}
+	if c.cfg.Storage.TextRecords {
+		ex.Text = page.Text
+	}
+	if !c.cfg.Storage.Text {
+		page.Text = ""
+	}
 	loc, err := c.warc.WriteExchange(ctx, ex)
 	if err != nil {
 		return fmtErr("warc", err)
@@ -211,7 +217,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text, MaxLinks: c.cfg.Scope.MaxLinksPerPage})
+	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text || c.cfg.Storage.TextRecords, MaxLinks: c.cfg.Scope.MaxLinksPerPage})
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)
@@ -219,9 +225,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
 	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
-	if c.cfg.Storage.Text {
-		page.Text = doc.Text
-	}
+	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
 	for reason, n := range doc.Skipped {
 		c.counters.skip("link-"+reason, int64(n))
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +71,42 @@ func TestIdentifiedPayloadTypeField(t *testing.T) {
 				t.Errorf("%s: WARC-Identified-Payload-Type %q, want none", r.get("WARC-Type"), got)
 			}
 		}
+	}
+}
+
+// TestConversionRecord checks the conversion record of Exchange.Text: after
+// the response, pointing at it, holding the text, and not in the index.
+func TestConversionRecord(t *testing.T) {
+	dir := t.TempDir()
+	w := openTest(t, WARCOptions{Dir: dir, NoSync: true})
+	ex := exchange("http://a.example/page", []byte("<title>T</title><p>Hello, world"), "")
+	ex.Metadata = &Metadata{TargetURI: ex.TargetURI}
+	ex.Text = "T\nHello, world \xff"
+	loc, err := w.WriteExchange(context.Background(), ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := w.Stats(); st.Conversions != 1 {
+		t.Errorf("Stats().Conversions = %d, want 1", st.Conversions)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readDir(t, dir)
+	var types []string
+	for _, r := range recs {
+		types = append(types, r.get("WARC-Type"))
+	}
+	if got := strings.Join(types, " "); got != "warcinfo request response metadata conversion" {
+		t.Fatalf("records %q", got)
+	}
+	c := recs[4]
+	if c.get("WARC-Refers-To") != loc.RecordID || c.get("WARC-Target-URI") != ex.TargetURI ||
+		c.get("Content-Type") != "text/plain; charset=utf-8" || string(c.Content) != "T\nHello, world \uFFFD" ||
+		c.get("WARC-Block-Digest") != sha1B32(c.Content) {
+		t.Errorf("conversion record %v %q", c.Header, c.Content)
+	}
+	if lines := indexOf(t, filepath.Join(dir, loc.File)); len(lines) != 1 {
+		t.Errorf("index %q, want the response alone", lines)
 	}
 }

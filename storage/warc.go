@@ -97,6 +97,10 @@ type Exchange struct {
 	// less than a WriteMetadata call. Its ConcurrentTo is not read: the record
 	// points at the response or revisit record.
 	Metadata *Metadata
+	// Text, when not empty, is the page's main text, archived as a
+	// conversion record after the other records, in the same write (see
+	// appendConversion).
+	Text string
 }
 
 // Location says where WriteExchange put the response (or revisit) record.
@@ -111,15 +115,16 @@ type Location struct {
 
 // Stats counts what a WARCWriter wrote since it was opened.
 type Stats struct {
-	Files     int    // WARC files started
-	Requests  int64  // request records
-	Responses int64  // response records
-	Revisits  int64  // revisit records
-	Metadata  int64  // metadata records
-	Robots    int64  // exchanges of Kind "robots"
-	Sitemaps  int64  // exchanges of Kind "sitemap"
-	Bytes     int64  // compressed bytes written, warcinfo records included
-	Syncs     uint64 // fsyncs of group commit
+	Files       int    // WARC files started
+	Requests    int64  // request records
+	Responses   int64  // response records
+	Revisits    int64  // revisit records
+	Metadata    int64  // metadata records
+	Conversions int64  // conversion records (Exchange.Text)
+	Robots      int64  // exchanges of Kind "robots"
+	Sitemaps    int64  // exchanges of Kind "sitemap"
+	Bytes       int64  // compressed bytes written, warcinfo records included
+	Syncs       uint64 // fsyncs of group commit
 }
 
 // WARCWriter writes WARC 1.1 files. It is safe for concurrent use by multiple
@@ -468,6 +473,11 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 			return Location{}, fmt.Errorf("storage: compress: %w", err)
 		}
 	}
+	if ex.Text != "" {
+		if err := appendConversion(buf, w.opts.GzipLevel, ex.TargetURI, d, loc.RecordID, ex.Text); err != nil {
+			return Location{}, fmt.Errorf("storage: compress: %w", err)
+		}
+	}
 
 	var reg *pendingDigest
 	if dedup && !loc.Revisit {
@@ -489,6 +499,9 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		}
 		if ex.Metadata != nil {
 			s.Metadata++
+		}
+		if ex.Text != "" {
+			s.Conversions++
 		}
 	})
 	if err != nil {

@@ -1,0 +1,84 @@
+package crawl_test
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	warc "github.com/internetarchive/gowarc"
+
+	"github.com/politecrawl/crawl/storage"
+)
+
+// TestCrawlArchives crawls the farm with text records on and checks what the
+// archive tools read: each WARC file's CDXJ index (one line per response and
+// revisit record, as IndexWARC reads the file) and a conversion record of each
+// HTML page's text pointing at its response.
+func TestCrawlArchives(t *testing.T) {
+	farm := startFarm(t, farmSites())
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Storage.TextRecords = true
+	runCrawl(t, cfg)
+
+	files, err := storage.WARCFiles(filepath.Join(dir, "warc"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("WARC files: %v, %v", files, err)
+	}
+	responses := map[string]string{} // record ID → URL
+	conversions := 0
+	indexed := 0
+	for _, p := range files {
+		b, err := os.ReadFile(p + storage.IndexSuffix)
+		if err != nil {
+			t.Fatalf("index of %s: %v", filepath.Base(p), err)
+		}
+		indexed += strings.Count(string(b), "\n")
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := warc.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records := 0
+		for {
+			rec, err := rd.ReadRecord()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", filepath.Base(p), err)
+			}
+			h := rec.Header
+			switch h.Get("WARC-Type") {
+			case "response", "revisit":
+				records++
+				responses[h.Get("WARC-Record-ID")] = h.Get("WARC-Target-URI")
+			case "conversion":
+				conversions++
+				body, _ := io.ReadAll(rec.Content)
+				if u, ok := responses[h.Get("WARC-Refers-To")]; !ok || u != h.Get("WARC-Target-URI") {
+					t.Errorf("conversion record of %s refers to %q", h.Get("WARC-Target-URI"), h.Get("WARC-Refers-To"))
+				}
+				if h.Get("Content-Type") != "text/plain; charset=utf-8" || len(body) == 0 {
+					t.Errorf("conversion record of %s: %s, %d bytes", h.Get("WARC-Target-URI"), h.Get("Content-Type"), len(body))
+				}
+			}
+			rec.Content.Close()
+		}
+		rd.Close()
+		f.Close()
+		if lines := strings.Count(string(b), "\n"); lines != records {
+			t.Errorf("%s: %d index lines, %d response and revisit records", filepath.Base(p), lines, records)
+		}
+	}
+	if conversions < 10 {
+		t.Errorf("%d conversion records, want one per HTML page", conversions)
+	}
+	t.Logf("%d WARC files, %d index lines, %d conversion records", len(files), indexed, conversions)
+}

@@ -1,0 +1,30 @@
+package storage
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// appendConversion appends a conversion record holding text, the main text
+// of the page at uri, derived from the record refersTo (its response or
+// revisit record), as one gzip member onto buf. This is the record of a WET
+// file: Content-Type text/plain, UTF-8; corpus pipelines such as datatrove
+// read it. Invalid UTF-8 in text becomes U+FFFD.
+func appendConversion(buf *bytes.Buffer, level int, uri, date, refersTo, text string) error {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	block := []byte(text)
+	head := appendHead(make([]byte, 0, 512), []field{
+		{"WARC-Type", "conversion"},
+		{"WARC-Record-ID", newRecordID()},
+		{"WARC-Date", date},
+		{"WARC-Target-URI", uri},
+		{"WARC-Refers-To", refersTo},
+		{"WARC-Block-Digest", blockDigest(block)},
+		{"Content-Type", "text/plain; charset=utf-8"},
+	}, len(block))
+	_, err := appendMember(buf, level, head, block)
+	return err
+}
