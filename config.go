@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/politecrawl/crawl/extract"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -28,7 +30,8 @@ type Config struct {
 	Workers int `yaml:"workers"`
 	// Seeds are the URLs the crawl starts from.
 	Seeds []string `yaml:"seeds"`
-	// SeedsFile names a file of seed URLs, one a line ('#' starts a comment).
+	// SeedsFile names a file of seed URLs, one a line, read by ParseSeeds: comments and
+	// blank lines are ignored, lines that are not URLs skipped and reported.
 	SeedsFile string `yaml:"seeds_file"`
 
 	Scope      ScopeConfig      `yaml:"scope"`
@@ -456,9 +459,15 @@ func isTokenByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '-'
 }
 
-// validateSeed checks that s is an absolute http or https URL with a host.
+// validateSeed checks that s is an absolute http or https URL with a host, in a form
+// the crawl can canonicalise. Leading and trailing spaces are allowed; spaces or control
+// characters inside are not, so "http://host/p.html  trailing junk" is refused.
 func validateSeed(s string) error {
-	u, err := url.Parse(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }); i >= 0 {
+		return fmt.Errorf("not a URL: text after %q (a space in a URL is written %%20)", s[:i])
+	}
+	u, err := url.Parse(s)
 	if err != nil {
 		return errors.New("not a URL")
 	}
@@ -468,6 +477,13 @@ func validateSeed(s string) error {
 	if u.Host == "" {
 		return errors.New("must name a host")
 	}
+	if _, err := (*extract.URLRules)(nil).Canonical(s); err != nil {
+		var ue *extract.URLError
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return errors.New(strings.TrimPrefix(err.Error(), "extract: "))
+	}
 	return nil
 }
 
@@ -475,23 +491,45 @@ func validateSeed(s string) error {
 // "1m30s" (a bare number is seconds).
 type Duration time.Duration
 
+// ParseDuration parses a duration as the configuration file and the command's flags
+// write it: a number with a unit ("200ms", "1.5s", "1m30s"), or a bare number of seconds
+// ("5", "0.5").
+func ParseDuration(s string) (Duration, error) {
+	s = strings.TrimSpace(s)
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 || secs > 1e9 {
+			return 0, fmt.Errorf("duration %q out of range", s)
+		}
+		return Duration(secs * float64(time.Second)), nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("bad duration %q: want a number with a unit such as 1s or 200ms, or a number of seconds", s)
+	}
+	return Duration(v), nil
+}
+
 // UnmarshalYAML implements yaml.Unmarshaler.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return fmt.Errorf("line %d: want a duration such as 1s or 200ms", n.Line)
 	}
-	if secs, err := strconv.ParseFloat(n.Value, 64); err == nil {
-		if secs < 0 || secs > 1e9 {
-			return fmt.Errorf("line %d: duration %q out of range", n.Line, n.Value)
-		}
-		*d = Duration(secs * float64(time.Second))
-		return nil
-	}
-	v, err := time.ParseDuration(n.Value)
+	v, err := ParseDuration(n.Value)
 	if err != nil {
-		return fmt.Errorf("line %d: bad duration %q: want a number with a unit such as 1s or 200ms", n.Line, n.Value)
+		return fmt.Errorf("line %d: %v", n.Line, err)
 	}
-	*d = Duration(v)
+	*d = v
+	return nil
+}
+
+// Set implements flag.Value, so a flag takes a duration as the configuration file does
+// (a bare number is seconds).
+func (d *Duration) Set(s string) error {
+	v, err := ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = v
 	return nil
 }
 
