@@ -59,7 +59,8 @@ type Crawler struct {
 	sched  *politeness.Scheduler
 
 	// Opened by Run.
-	log      *slog.Logger
+	log      *slog.Logger // crawl.log and stderr
+	fileLog  *slog.Logger // crawl.log only
 	front    *frontier.Frontier
 	robots   *robots.Cache
 	warc     *storage.WARCWriter
@@ -71,10 +72,13 @@ type Crawler struct {
 	ended      time.Time
 	finalStats atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
 	finished   chan struct{}                  // closed when Run returns
+	began      atomic.Bool                    // Run opened everything and queued the seeds
 	runOnce    sync.Once
 
 	sitemapsMu     sync.Mutex
 	sitemapsQueued map[string]bool // authorities whose robots.txt sitemaps were queued this run
+	setAsideMu     sync.Mutex
+	setAside       map[string]bool // hosts set aside in this run (robots.txt unreachable)
 	rulesMu        sync.Mutex
 	rulesFor       map[string]*robots.Robots // the robots.txt whose pacing rules the scheduler holds, by authority
 }
@@ -91,6 +95,7 @@ func New(cfg Config) (*Crawler, error) {
 		finished:       make(chan struct{}),
 		sitemapsQueued: map[string]bool{},
 		rulesFor:       map[string]*robots.Robots{},
+		setAside:       map[string]bool{},
 		counters:       newCounters(),
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
@@ -173,23 +178,41 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	defer func() { c.ended = c.now() }()
 
 	if err := os.MkdirAll(c.cfg.DataDir, 0o755); err != nil {
-		return fmt.Errorf("crawl: %w", err)
+		return fmt.Errorf("crawl: data directory: %w", err)
+	}
+	// The frontier comes first: its lock says whether another crawl is using this data
+	// directory, and a crawl refused for that writes nothing there, not even to the
+	// other crawl's crawl.log.
+	if err := c.openFrontier(); err != nil {
+		if !errors.Is(err, frontier.ErrLocked) {
+			if logFile, lerr := c.openLog(); lerr == nil {
+				c.fileLog.Error("crawl failed", "err", err)
+				logFile.Close()
+			}
+		}
+		return err
 	}
 	logFile, err := c.openLog()
 	if err != nil {
+		c.close()
 		return err
 	}
 	defer logFile.Close()
-
-	if err := c.open(); err != nil {
-		c.log.Error("open", "err", err)
-		return err
-	}
+	// The error that ends the crawl goes to crawl.log; the caller prints it on stderr,
+	// once.
+	defer func() {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			c.fileLog.Error("crawl failed", "err", err)
+		}
+	}()
 	defer func() {
 		if cerr := c.close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
+	if err := c.open(); err != nil {
+		return err
+	}
 	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
 		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
 
@@ -203,6 +226,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer stopMetrics()
+	c.began.Store(true)
 
 	progressCtx, stopProgress := context.WithCancel(context.Background())
 	var progressWG sync.WaitGroup
@@ -259,7 +283,7 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 				lease, err := c.front.Next(leaseCtx)
 				if err != nil {
 					if !errors.Is(err, frontier.ErrDone) && leaseCtx.Err() == nil {
-						fail(fmt.Errorf("crawl: frontier: %w", err))
+						fail(fmt.Errorf("leasing a URL: %w", err))
 					}
 					return
 				}
@@ -280,20 +304,24 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// open opens the frontier, the robots cache, the scheduler and the output files.
-func (c *Crawler) open() error {
-	dir := c.cfg.DataDir
+// openFrontier opens the frontier database, which locks the data directory.
+func (c *Crawler) openFrontier() error {
 	var err error
-	c.front, err = frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{
+	c.front, err = frontier.Open(filepath.Join(c.cfg.DataDir, "frontier.db"), frontier.Options{
 		MaxInFlightPerHost: c.cfg.Politeness.PerHost,
 		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
 		MaxDone:            c.cfg.Scope.MaxPages,
 		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
 		Now:                c.Now,
 	})
-	if err != nil {
-		return fmt.Errorf("crawl: %w", err)
-	}
+	return err
+}
+
+// open opens the robots cache, the scheduler and the output files; the frontier is
+// open already.
+func (c *Crawler) open() error {
+	dir := c.cfg.DataDir
+	var err error
 	c.sched = politeness.New(politeness.Options{
 		MinDelay:       minDelay(c.cfg.Politeness.MinDelay.d()),
 		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
@@ -325,13 +353,10 @@ func (c *Crawler) open() error {
 		Now:         c.Now,
 	})
 	if err != nil {
-		return fmt.Errorf("crawl: %w", err)
+		return err
 	}
 	c.pages, err = storage.OpenPages(filepath.Join(dir, "pages.jsonl"), storage.PagesOptions{})
-	if err != nil {
-		return fmt.Errorf("crawl: %w", err)
-	}
-	return nil
+	return err
 }
 
 // close closes everything open re-entrantly, returning the first error.
@@ -378,7 +403,7 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 	}
 	n, err := c.front.Add(ctx, entries...)
 	if err != nil {
-		return fmt.Errorf("crawl: adding seeds: %w", err)
+		return fmt.Errorf("adding seeds: %w", err)
 	}
 	c.log.Info("seeds queued", "new", n, "given", len(entries))
 	return nil
@@ -395,6 +420,7 @@ func (c *Crawler) Summary() Summary {
 		RobotsFetched: c.counters.robotsFetched.Load(),
 		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),
 		DataDir:       c.cfg.DataDir,
+		Started:       c.began.Load(),
 	}
 	switch {
 	case c.started.IsZero():

@@ -19,7 +19,11 @@ type timeT = time.Time
 
 func (d Duration) d() time.Duration { return time.Duration(d) }
 
-func fmtErr(what string, err error) error { return fmt.Errorf("crawl: %s: %w", what, err) }
+// fmtErr says what the engine was doing when err, from another package, stopped it.
+// It adds no "crawl:": err names its own package, and the command names the program,
+// so that the chain reads "crawl: finishing URL: frontier: commit: ..." with each
+// name once.
+func fmtErr(doing string, err error) error { return fmt.Errorf("%s: %w", doing, err) }
 
 // observe describes a fetch for the politeness scheduler.
 func observe(resp *fetch.Response, err error) politeness.Observation {

@@ -40,15 +40,17 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	if rob.Unreachable && !rob.Stale {
 		if rob.GaveUp {
-			c.log.Warn("robots.txt unreachable: host set aside until the next run",
-				"host", l.Host, "attempts", rob.Attempts, "status", rob.Status)
-			if err := c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()}); err != nil {
-				return err
-			}
+			// Park before Done, so that no other worker leases this host's next URL in
+			// between; every worker holding one of its leases comes here, and the
+			// warning is logged once per host.
 			if err := c.front.Park(ctx, l.Host, "robots-unreachable"); err != nil {
-				return fmtErr("frontier park", err)
+				return fmtErr("setting host "+l.Host+" aside", err)
 			}
-			return nil
+			if c.firstSetAside(l.Host) {
+				c.log.Warn("robots.txt unreachable: host set aside until the next run",
+					"host", l.Host, "attempts", rob.Attempts, "status", rob.Status)
+			}
+			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()})
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: rob.RetryAt, HostReady: rob.RetryAt})
 	}
@@ -130,14 +132,25 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	loc, err := c.warc.WriteExchange(ctx, ex)
 	if err != nil {
-		return fmtErr("warc", err)
+		return fmtErr("archiving "+l.URL, err)
 	}
 	page.PayloadDigest = loc.PayloadDigest
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.pages.Write(ctx, &page); err != nil {
-		return fmtErr("pages", err)
+		return fmtErr("writing the pages.jsonl line of "+l.URL, err)
 	}
 	return c.done(ctx, l, out)
+}
+
+// firstSetAside reports whether host is set aside for the first time in this run.
+func (c *Crawler) firstSetAside(host string) bool {
+	c.setAsideMu.Lock()
+	defer c.setAsideMu.Unlock()
+	if c.setAside[host] {
+		return false
+	}
+	c.setAside[host] = true
+	return true
 }
 
 // done finishes a lease, counting what the frontier accepted of its links.
@@ -149,7 +162,7 @@ func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcom
 		if ctx.Err() != nil {
 			return nil
 		}
-		return fmtErr("frontier", err)
+		return fmtErr("finishing "+l.URL, err)
 	}
 	return nil
 }
@@ -352,7 +365,7 @@ func (c *Crawler) queueSitemaps(ctx context.Context, host string, rob *robots.En
 		return nil
 	}
 	if _, err := c.front.Add(ctx, entries...); err != nil && ctx.Err() == nil {
-		return fmtErr("frontier", err)
+		return fmtErr("queueing the sitemaps of "+host, err)
 	}
 	return nil
 }

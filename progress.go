@@ -35,8 +35,10 @@ func (c *Crawler) openLog() (io.Closer, error) {
 	if level < slog.LevelInfo {
 		stderrLevel = level
 	}
+	file := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level})
+	c.fileLog = slog.New(file)
 	c.log = slog.New(slog.NewMultiHandler(
-		slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}),
+		file,
 		slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: stderrLevel}),
 	))
 	return f, nil

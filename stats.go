@@ -63,6 +63,9 @@ type Summary struct {
 	Complete      bool             // the frontier is empty: nothing is left to fetch
 	LimitReached  bool             // scope.max_pages pages are fetched and URLs remain queued
 	DataDir       string           // where the results are
+	// Started is false when Run failed before crawling (the data directory could not be
+	// opened or was in use, a setup step failed): the other figures are then empty.
+	Started bool
 }
 
 // String formats the summary as a few lines for people.

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"strings"
 )
 
 // Phases name the step of a fetch that failed; they are the values of [Error.Phase].
@@ -42,8 +43,10 @@ type Error struct {
 }
 
 // Error returns "fetch: <phase> <url>: <err>".
+// Error names the package once: a cause that is itself a fetch error (such as
+// ErrForbiddenAddress inside a *net.OpError) loses its own "fetch: ".
 func (e *Error) Error() string {
-	return "fetch: " + e.Phase + " " + e.URL + ": " + e.Err.Error()
+	return "fetch: " + e.Phase + " " + e.URL + ": " + strings.ReplaceAll(e.Err.Error(), "fetch: ", "")
 }
 
 // Unwrap returns the underlying error.

@@ -59,10 +59,10 @@ func PublicAddr(addr netip.Addr) bool {
 func controlPublic(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("fetch: dial %s %q: %w", network, address, ErrForbiddenAddress)
+		return fmt.Errorf("%s %q: %w", network, address, ErrForbiddenAddress)
 	}
 	if !PublicAddr(ap.Addr()) {
-		return fmt.Errorf("fetch: dial %s: %w", ap.Addr(), ErrForbiddenAddress)
+		return fmt.Errorf("%s: %w", ap.Addr(), ErrForbiddenAddress)
 	}
 	return nil
 }

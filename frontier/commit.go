@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -102,7 +101,7 @@ func (f *Frontier) commit(ops []*op) {
 			return b.flush()
 		})
 		if err != nil {
-			err = fmt.Errorf("frontier: commit: %w", err)
+			err = &opError{op: "commit", err: err}
 		}
 	}
 	f.mu.Lock()

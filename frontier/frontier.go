@@ -336,10 +336,24 @@ func (f *Frontier) Close() error {
 		<-f.stopped
 	}
 	if err := f.db.Close(); err != nil {
-		return fmt.Errorf("frontier: close: %w", err)
+		return &opError{op: "close", err: err}
 	}
 	return nil
 }
+
+// opError is an error met during op. Its message names the package once, however the
+// error it wraps was made: "frontier: commit: corrupt database: ...", never
+// "frontier: commit: frontier: corrupt database: ...".
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string {
+	return "frontier: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "frontier: ")
+}
+
+func (e *opError) Unwrap() error { return e.err }
 
 // guard turns a panic or a memory fault inside bbolt, which trusts the file, into an
 // error wrapping ErrCorrupt. Use it as: defer guard(&err).
