@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/frontier"
 )
 
 func init() {
@@ -26,7 +25,7 @@ type crawlFlags struct {
 	seeds        string
 	agent        string
 	workers      int
-	delay        time.Duration
+	delay        crawl.Duration
 	scope        string
 	maxDepth     int
 	maxPages     int
@@ -43,7 +42,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.seeds, "seeds", "", "read more seed URLs from this `file`, one a line")
 	fs.StringVar(&f.agent, "agent", "", "User-Agent `value` (user_agent); must start with a product token")
 	fs.IntVar(&f.workers, "workers", 0, "fetches in flight over all hosts (workers; default 64)")
-	fs.DurationVar(&f.delay, "delay", 0, "least `time` between requests to one host (politeness.min_delay; default 1s)")
+	fs.Var(&f.delay, "delay", "least `time` between requests to one host, such as 200ms or 5 (seconds) (politeness.min_delay; default 1s)")
 	fs.StringVar(&f.scope, "scope", "", "scope `mode`: host, domain, prefix or any (scope.mode; default host)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "links followed from a seed, 0 = unlimited (scope.max_depth)")
 	fs.IntVar(&f.maxPages, "max-pages", 0, "pages fetched over the whole crawl, across runs; 0 = unlimited (scope.max_pages)")
@@ -67,7 +66,7 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *crawl.Config) {
 		case "workers":
 			cfg.Workers = f.workers
 		case "delay":
-			cfg.Politeness.MinDelay = crawl.Duration(f.delay)
+			cfg.Politeness.MinDelay = f.delay
 			if cfg.Politeness.MaxDelay < cfg.Politeness.MinDelay {
 				cfg.Politeness.MaxDelay = cfg.Politeness.MinDelay
 			}
@@ -90,42 +89,63 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *crawl.Config) {
 }
 
 func runCrawl(ctx context.Context, m *Main, args []string) error {
+	cfg, progress, err := crawlConfig(m, args)
+	if err != nil {
+		return err
+	}
+	return runEngine(ctx, m, cfg, progress)
+}
+
+// crawlConfig turns the crawl's command line into a validated configuration and the
+// -progress mode.
+func crawlConfig(m *Main, args []string) (crawl.Config, string, error) {
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	var f crawlFlags
 	f.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl [flags] [URL...]\n\nCrawls politely from the seed URLs into the data directory; running the same\ncommand again resumes. Sub-commands: crawl help.\n\nflags:")
+		fmt.Fprintln(m.Stderr, "usage: crawl [flags] [URL...]\n\nCrawls politely from the seed URLs into the data directory; running the same\ncommand again resumes. Flags may come before or after the URLs. Sub-commands:\ncrawl help.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	urls, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return err
+			return crawl.Config{}, "", err
 		}
-		return usagef("%v", err)
+		return crawl.Config{}, "", usagef("%v", err)
+	}
+	switch f.progress {
+	case "auto", "line", "log", "none":
+	default:
+		return crawl.Config{}, "", usagef("-progress must be auto, line, log or none")
+	}
+	for _, u := range urls {
+		if err := checkBareWord(u); err != nil {
+			return crawl.Config{}, "", err
+		}
 	}
 	cfg, err := loadConfig(f.config)
 	if err != nil {
-		return err
+		return cfg, "", err
 	}
 	f.apply(fs, &cfg)
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
+	cfg.Seeds = append(cfg.Seeds, urls...)
 	if cfg.SeedsFile != "" {
-		seeds, err := readSeeds(cfg.SeedsFile)
+		seeds, err := readSeeds(m.Stderr, cfg.SeedsFile)
 		if err != nil {
-			return usagef("%v", err)
+			return cfg, "", usagef("%v", err)
 		}
 		cfg.Seeds = append(cfg.Seeds, seeds...)
 		cfg.SeedsFile = ""
 	}
 	if err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
+		return cfg, "", usagef("%v", err)
 	}
 	if len(cfg.Seeds) == 0 && !dataDirExists(cfg.DataDir) {
 		fs.Usage()
-		return usagef("no seed URLs: give URLs, -seeds FILE or seeds in -config")
+		return cfg, "", usagef("no seed URLs: give URLs, -seeds FILE or seeds in -config")
 	}
-	return runEngine(ctx, m, cfg, f.progress)
+	return cfg, f.progress, nil
 }
 
 // runEngine runs a crawl of cfg with signals, progress and a final summary.
@@ -177,6 +197,18 @@ func runEngine(ctx context.Context, m *Main, cfg crawl.Config, progress string) 
 
 	runErr := c.Run(ctx)
 	sum := c.Summary()
+	if !sum.Started {
+		// Nothing was crawled: no summary, and nothing to resume.
+		select {
+		case <-interrupted:
+			return errInterrupted
+		default:
+		}
+		if errors.Is(runErr, frontier.ErrLocked) {
+			return fmt.Errorf("%s is in use by another crawl (its frontier.db is locked): wait for that crawl to end, or give another -data directory", cfg.DataDir)
+		}
+		return runErr
+	}
 	fmt.Fprintln(m.Stdout, sum.String())
 	select {
 	case <-interrupted:
@@ -204,25 +236,38 @@ func loadConfig(path string) (crawl.Config, error) {
 	return cfg, nil
 }
 
-// readSeeds reads one URL a line; blank lines and lines starting with '#' are skipped.
-func readSeeds(path string) ([]string, error) {
+// maxSeedWarnings is how many skipped lines of a seeds file are named on stderr; the
+// rest are counted.
+const maxSeedWarnings = 10
+
+// readSeeds reads a seeds file with crawl.ParseSeeds. Lines that are not URLs are
+// skipped with a warning on stderr naming their line numbers, and counted; a file
+// without any seed URL is an error.
+func readSeeds(stderr io.Writer, path string) ([]string, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	var seeds []string
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		seeds = append(seeds, line)
+	seeds, skipped, err := crawl.ParseSeeds(file)
+	if err != nil {
+		return nil, fmt.Errorf("seeds file %s: %w", path, err)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	for i, s := range skipped {
+		if i == maxSeedWarnings {
+			fmt.Fprintf(stderr, "crawl: warning: %s: %d more lines skipped\n", path, len(skipped)-i)
+			break
+		}
+		fmt.Fprintf(stderr, "crawl: warning: %s: %s; line skipped\n", path, s)
+	}
+	if len(seeds) == 0 {
+		if len(skipped) > 0 {
+			return nil, fmt.Errorf("seeds file %s: no seed URL (%d lines skipped)", path, len(skipped))
+		}
+		return nil, fmt.Errorf("seeds file %s: no seed URL", path)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stderr, "crawl: warning: %s: %d seeds read, %d lines skipped\n", path, len(seeds), len(skipped))
 	}
 	return seeds, nil
 }

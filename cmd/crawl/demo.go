@@ -24,7 +24,9 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	data := fs.String("data", "crawl-demo", "data `dir`ectory for the demo crawl (replaced if an earlier demo made it)")
-	delay := fs.Duration("delay", 100*time.Millisecond, "least `time` between requests to one host")
+	delayFlag := crawl.Duration(100 * time.Millisecond)
+	fs.Var(&delayFlag, "delay", "least `time` between requests to one host, such as 100ms or 1 (seconds)")
+	delay := (*time.Duration)(&delayFlag)
 	progress := fs.String("progress", "auto", "progress display: auto, line, log or none")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "usage: crawl demo [-data DIR] [-delay D]\n\nStarts a small farm of web sites on loopback (robots.txt of every kind, a\nsitemap, redirects, a nofollow page, errors) and crawls it with the normal\nengine and defaults, but a short delay (and robots.txt retries and backoff\nten delays apart). Then it prints the summary and where the WARC files and\npages.jsonl went.\n\nflags:")

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -65,9 +66,12 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		if c, ok := commands[args[0]]; ok {
 			return c.run(ctx, m, args[1:])
 		}
-		if args[0] == "help" {
+		switch args[0] {
+		case "help":
 			m.printCommands(m.Stdout)
 			return nil
+		case "-version", "--version":
+			return runVersion(ctx, m, args[1:])
 		}
 	}
 	c, ok := commands[""]
@@ -78,22 +82,23 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	return c.run(ctx, m, args)
 }
 
-// Exit reports err on stderr and turns it into the process exit status: 0 success,
-// 2 usage error, 130 interrupted, 1 anything else.
+// Exit reports err on stderr, once and prefixed "crawl: " (the program's name, which an
+// error from package crawl already carries), and turns it into the process exit
+// status: 0 success, 2 usage error, 130 interrupted, 1 anything else.
 func (m *Main) Exit(err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
 		if msg := err.Error(); msg != errUsage.Error() {
-			fmt.Fprintln(m.Stderr, "crawl:", trimUsage(msg))
+			fmt.Fprintln(m.Stderr, "crawl:", strings.TrimPrefix(trimUsage(msg), "crawl: "))
 		}
 		return 2
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(m.Stderr, "crawl: interrupted; run the same command again to resume")
 		return 130
 	default:
-		fmt.Fprintln(m.Stderr, "crawl:", err)
+		fmt.Fprintln(m.Stderr, "crawl:", strings.TrimPrefix(err.Error(), "crawl: "))
 		return 1
 	}
 }
@@ -110,6 +115,7 @@ func trimUsage(msg string) string {
 func (m *Main) printCommands(w io.Writer) {
 	fmt.Fprintln(w, "usage: crawl [flags] URL...   (crawl -h for the crawl flags)")
 	fmt.Fprintln(w, "       crawl COMMAND [flags] [args]")
+	fmt.Fprintln(w, "       crawl --version")
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
 	for name := range commands {
@@ -121,6 +127,96 @@ func (m *Main) printCommands(w io.Writer) {
 	for _, name := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].summary)
 	}
+}
+
+// parseArgs parses args with fs and returns the arguments that are not flags. Unlike
+// fs.Parse it does not stop at the first of them: flags may follow URLs, as in
+// "crawl https://example.com/ -delay 2s". After "--" everything is an argument.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return rest, nil
+		}
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			return append(rest, left...), nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// commandNames returns every word that names a sub-command.
+func commandNames() []string {
+	names := []string{"help"}
+	for name := range commands {
+		if name != "" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// nearestCommand returns the sub-command whose name word is closest to, within two
+// edits (one for names of four letters or fewer), or "".
+func nearestCommand(word string) string {
+	best, bestDist := "", 3
+	for _, name := range commandNames() {
+		limit := 2
+		if len(name) <= 4 {
+			limit = 1
+		}
+		if d := editDistance(strings.ToLower(word), name); d <= limit && d < bestDist {
+			best, bestDist = name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau-Levenshtein distance (with adjacent transpositions)
+// between a and b, in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// checkBareWord refuses an argument that cannot be a URL because it is a bare word (no
+// ':', '/' or '.'), such as a mistyped sub-command, suggesting the command it is closest to.
+func checkBareWord(arg string) error {
+	if arg == "" || strings.ContainsAny(arg, ":/.") {
+		return nil
+	}
+	if c := nearestCommand(arg); c != "" {
+		return usagef("%q is neither a URL nor a command; did you mean \"crawl %s\"?", arg, c)
+	}
+	return usagef("%q is neither a URL nor a command (crawl help lists the commands)", arg)
 }
 
 // notifySignals returns a channel of SIGINT and SIGTERM, and a function that stops it.

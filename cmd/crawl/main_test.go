@@ -93,9 +93,10 @@ func TestRobotsLive(t *testing.T) {
 		}
 	}
 
-	// Loopback is refused without -allow-private: robots.txt is unreachable.
+	// Loopback is refused without -allow-private: robots.txt is unreachable, and no
+	// decision is made.
 	code, out, _ = run(t, "robots", srv.URL+"/open")
-	if code != 0 || !strings.HasPrefix(out, "disallowed ") || !strings.Contains(out, "not fetched") {
+	if code != 1 || !strings.HasPrefix(out, "unreachable ") || !strings.Contains(out, "not fetched") {
 		t.Errorf("without -allow-private: exit %d, output:\n%s", code, out)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +25,9 @@ func init() {
 type robotsSource struct {
 	rules  *robots.Robots
 	origin string // the file name, or the robots.txt URL with its status
+	// fetchErr is why the robots.txt could not be fetched at all (no HTTP status):
+	// the decision for its URLs is unknown, not "disallowed".
+	fetchErr error
 }
 
 func runRobots(ctx context.Context, m *Main, args []string) error {
@@ -32,7 +36,9 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 	agent := fs.String("agent", crawl.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
 	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
-	timeout := fs.Duration("timeout", 30*time.Second, "deadline of each robots.txt fetch")
+	timeoutFlag := crawl.Duration(30 * time.Second)
+	fs.Var(&timeoutFlag, "timeout", "deadline of each robots.txt fetch, a `time` such as 30s or 30 (seconds)")
+	timeout := (*time.Duration)(&timeoutFlag)
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "usage: crawl robots [-agent TOKEN] [-file robots.txt] URL...\n\n"+
 			"Prints, for each URL, whether the agent may fetch it under RFC 9309 and the rule\n"+
@@ -41,13 +47,13 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 			"(up to 5 redirects) and its status applied as RFC 9309 §2.3.1 says.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
+	urls, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return usagef("%v", err)
 	}
-	urls := fs.Args()
 	if len(urls) == 0 {
 		fs.Usage()
 		return usagef("robots: no URL given")
@@ -94,19 +100,30 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 				return usagef("robots: %v", err)
 			}
 		}
+		if !printed[src] {
+			printed[src] = true
+			order = append(order, src)
+		}
+		if src.fetchErr != nil {
+			fmt.Fprintf(m.Stdout, "%-10s %s\trobots.txt not fetched: %v\n", "unreachable", raw, src.fetchErr)
+			continue
+		}
 		d := src.rules.Match(token, raw)
 		verdict := "disallowed"
 		if d.Allowed {
 			verdict = "allowed"
 		}
 		fmt.Fprintf(m.Stdout, "%-10s %s\t%s\n", verdict, raw, d)
-		if !printed[src] {
-			printed[src] = true
-			order = append(order, src)
-		}
 	}
+	failed := 0
 	for _, src := range order {
 		describeRobots(m.Stdout, src, token)
+		if src.fetchErr != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("robots: %d of %d robots.txt unreachable (not fetched): no decision for their URLs", failed, len(order))
 	}
 	return nil
 }
@@ -115,6 +132,13 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 func describeRobots(w io.Writer, src *robotsSource, token string) {
 	g := src.rules.Group(token)
 	fmt.Fprintf(w, "\nrobots.txt: %s\n", src.origin)
+	if src.fetchErr != nil {
+		fmt.Fprintln(w, "  unreachable: not fetched; a crawl fetches nothing on this site until it can be")
+		if errors.Is(src.fetchErr, fetch.ErrForbiddenAddress) {
+			fmt.Fprintln(w, "  (a loopback or private address: -allow-private allows it)")
+		}
+		return
+	}
 	if src.rules.Unreachable() {
 		fmt.Fprintln(w, "  unreachable: everything but /robots.txt is disallowed until it can be fetched")
 	}
@@ -173,7 +197,7 @@ func (l *liveRobots) get(ctx context.Context, raw string) (*robotsSource, error)
 	})
 	var src *robotsSource
 	if err != nil {
-		src = &robotsSource{rules: robots.FromStatus(0, nil), origin: fmt.Sprintf("%s (not fetched: %v)", robotsURL, err)}
+		src = &robotsSource{rules: robots.FromStatus(0, nil), origin: fmt.Sprintf("%s (not fetched: %v)", robotsURL, err), fetchErr: err}
 	} else {
 		origin := fmt.Sprintf("%s (status %d)", robotsURL, resp.Status)
 		if resp.FinalURL != robotsURL {

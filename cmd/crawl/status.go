@@ -25,13 +25,14 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintln(m.Stderr, "usage: crawl status [-data DIR] [-hosts N]\n\nShows what the frontier holds: queued, done, failed, skipped by reason, and\nthe hosts waiting and why. Works while a crawl runs only if it can open the\ndatabase (a running crawl locks it).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return usagef("%v", err)
 	}
-	if fs.NArg() > 0 {
+	if len(rest) > 0 {
 		return usagef("status takes no arguments")
 	}
 	path := filepath.Join(*data, "frontier.db")
