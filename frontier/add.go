@@ -82,7 +82,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 	ht := b.host(p.host, true)
 	b.seq++
 	b.newSeen[p.fp] = struct{}{}
-	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, p.e.Priority, p.e.Depth, b.seq), p.val})
+	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, b.seq), p.val})
 	ht.rec.queued++
 	b.count(cAdded, 1)
 	return true, nil

@@ -269,6 +269,7 @@ func (b *batch) merge() {
 			f.hosts[ht.name] = h
 		}
 		h.rec = ht.rec
+		h.dueHint = 0
 		f.fix(h)
 	}
 }

@@ -13,11 +13,13 @@
 //
 //   - meta: format marker, sequence counters and crawl-wide counters;
 //   - hosts: one record per authority (scheme://host[:port]) with its id, ready time
-//     and counts (queued, done, failed, skipped, consecutive errors), so that Open reads
-//     one record per host and never the queue itself;
-//   - queue: one key per queued URL, host id + priority (descending) + depth
-//     (ascending) + sequence number, so a host's queue is one contiguous key range and
-//     its head is the first key of that range;
+//     and counts (queued, done, failed, skipped, consecutive errors, queued for later
+//     and the earliest of those due times), so that Open reads one record per host and
+//     never the queue itself;
+//   - queue3: one key per queued URL, host id + due time + priority (descending) +
+//     depth (ascending) + sequence number, so a host's queue is one contiguous key
+//     range: first the URLs due at once (due time 0: every new link) in priority
+//     order, then those given back for later (Outcome.Refetch) by due time;
 //   - seen: every URL ever accepted, as 4 bytes of a hash of its host followed by
 //     a 128-bit truncated SHA-256 fingerprint of the URL;
 //   - leases: the queue keys leased and not yet finished; Open returns them to their
@@ -27,7 +29,22 @@
 //     a growing sequence number (see Staging below).
 //
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
-// keyed by ready time; it keeps nothing per URL.
+// keyed by the time each may be leased next; it keeps nothing per URL.
+//
+// Format 2 files (queue keys without a due time, in a bucket named queue) are
+// upgraded by the first writable Open, 50,000 entries per transaction; a crash part
+// way leaves a file the next Open goes on upgrading. A read-only Open reads them as
+// they are.
+//
+// # Time
+//
+// Every queued URL carries the time it is due: at once for a new link, later for a URL
+// given back by a Done with Outcome.Refetch (a recrawl). A host may be leased once its
+// ready time (from politeness, through Done and SetHostReady) has come and it has a
+// URL due; Next then hands out the first of its URLs due at once, unless its first
+// URL due later has come and ranks before it by priority and depth. Such URLs come out
+// in the order they fall due, so one refetch waits for no other refetch but the ones
+// due before it.
 //
 // # Durability
 //

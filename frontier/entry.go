@@ -72,17 +72,21 @@ func hostHash(host string) uint32 {
 	return h
 }
 
-// keySize is the length of a queue key: host id, priority, depth, sequence.
-const keySize = 8 + 4 + 4 + 8
+// keySize is the length of a queue key: host id, due time, priority, depth, sequence.
+const keySize = 8 + 8 + 4 + 4 + 8
 
-// queueKey builds the queue key of an entry. Keys sort by host, then priority
-// descending, then depth ascending, then sequence (FIFO).
-func queueKey(hostID uint64, priority, depth int, seq uint64) []byte {
+// queueKey builds the queue key of an entry due at due (Unix nanoseconds; 0 for a URL
+// due at once, as every new link is). Keys sort by host, then due time, then priority
+// descending, then depth ascending, then sequence (FIFO): a host's URLs due at once
+// come first, in priority order, and the URLs it was given back for later (see
+// Outcome.Refetch) follow them by due time.
+func queueKey(hostID uint64, due int64, priority, depth int, seq uint64) []byte {
 	k := make([]byte, keySize)
 	binary.BigEndian.PutUint64(k, hostID)
-	binary.BigEndian.PutUint32(k[8:], ^(uint32(clamp32(priority)) ^ 1<<31))
-	binary.BigEndian.PutUint32(k[12:], uint32(max(0, min(depth, math.MaxInt32))))
-	binary.BigEndian.PutUint64(k[16:], seq)
+	binary.BigEndian.PutUint64(k[8:], uint64(max(due, 0)))
+	binary.BigEndian.PutUint32(k[16:], ^(uint32(clamp32(priority)) ^ 1<<31))
+	binary.BigEndian.PutUint32(k[20:], uint32(max(0, min(depth, math.MaxInt32))))
+	binary.BigEndian.PutUint64(k[24:], seq)
 	return k
 }
 
@@ -90,6 +94,19 @@ func queueKey(hostID uint64, priority, depth int, seq uint64) []byte {
 func hostPrefix(hostID uint64) []byte {
 	return binary.BigEndian.AppendUint64(nil, hostID)
 }
+
+// laterPrefix is where a host's URLs due later than at once start: the smallest key
+// with a due time.
+func laterPrefix(hostID uint64) []byte {
+	return binary.BigEndian.AppendUint64(hostPrefix(hostID), 1)
+}
+
+// dueOf returns the due time in a queue key, 0 for at once.
+func dueOf(key []byte) int64 { return int64(binary.BigEndian.Uint64(key[8:])) }
+
+// rankOf returns the part of a queue key that orders URLs due at the same time:
+// priority, depth, sequence.
+func rankOf(key []byte) []byte { return key[16:] }
 
 func clamp32(v int) int32 {
 	return int32(max(math.MinInt32, min(v, math.MaxInt32)))
@@ -197,3 +214,17 @@ func decodeEntry(b []byte) (e Entry, attempts int, err error) {
 
 // hostIDOf returns the host id at the start of a queue key.
 func hostIDOf(key []byte) uint64 { return binary.BigEndian.Uint64(key) }
+
+// keySize2 is the length of a queue key in format 2, which had no due time.
+const keySize2 = 8 + 4 + 4 + 8
+
+// upgradeKey turns a format-2 queue key into a format-3 key due at once.
+func upgradeKey(k2 []byte) ([]byte, bool) {
+	if len(k2) != keySize2 {
+		return nil, false
+	}
+	k := make([]byte, keySize)
+	copy(k, k2[:8])
+	copy(k[16:], k2[8:])
+	return k, true
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,17 +91,19 @@ type Options struct {
 var (
 	bucketMeta   = []byte("meta")
 	bucketHosts  = []byte("hosts")
-	bucketQueue  = []byte("queue")
+	bucketQueue  = []byte("queue3") // format 2 had "queue", with no due time in its keys
 	bucketSeen   = []byte("seen")
 	bucketLeases = []byte("leases")
 	bucketRobots = []byte("robots")
 	allBuckets   = [][]byte{bucketMeta, bucketHosts, bucketQueue, bucketSeen, bucketLeases, bucketRobots}
 
-	keyFormat   = []byte("format")
-	keySeq      = []byte("seq")
-	keyHostID   = []byte("hostid")
-	formatValue = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
-	counterPfx  = []byte("n/")
+	keyFormat    = []byte("format")
+	keySeq       = []byte("seq")
+	keyHostID    = []byte("hostid")
+	formatValue  = []byte("politecrawl-frontier 3") // 3: queue keys carry a due time
+	format2      = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
+	bucketQueue2 = []byte("queue")
+	counterPfx   = []byte("n/")
 )
 
 // Frontier is a persistent crawl frontier. It is safe for simultaneous use by multiple
@@ -242,10 +245,16 @@ func (f *Frontier) load(path string) error {
 			}
 			return tx.Bucket(bucketMeta).Put(keyFormat, formatValue)
 		}
-		if v := meta.Get(keyFormat); !bytes.Equal(v, formatValue) {
+		buckets := allBuckets
+		switch v := meta.Get(keyFormat); {
+		case bytes.Equal(v, formatValue):
+		case bytes.Equal(v, format2) && !tx.Writable():
+			// A read-only Open reads host records only, which format 2 has too.
+			buckets = slices.Concat(allBuckets[:2], [][]byte{bucketQueue2}, allBuckets[3:])
+		default:
 			return fmt.Errorf("%w: %s: format %q, want %q", ErrNotFrontier, path, v, formatValue)
 		}
-		for _, name := range allBuckets {
+		for _, name := range buckets {
 			if tx.Bucket(name) == nil {
 				return fmt.Errorf("%w: %s: bucket %q missing", ErrCorrupt, path, name)
 			}
@@ -290,6 +299,9 @@ func (f *Frontier) load(path string) error {
 	}
 	if f.opts.ReadOnly {
 		return f.view(fn)
+	}
+	if err := f.upgrade(path); err != nil {
+		return err
 	}
 	return f.update(fn)
 }
@@ -387,6 +399,7 @@ func (f *Frontier) broadcast() {
 // ready time or parking changed. f.mu must be held.
 func (f *Frontier) fix(h *host) {
 	want := h.parked == "" && h.available() > 0 && len(h.leases) < f.maxInFlight
+	h.at = h.eligible()
 	switch {
 	case want && h.index < 0:
 		heap.Push(&f.heap, h)

@@ -100,6 +100,8 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte{1, 0x80, 0x80, 0x80})
 	f.Add([]byte{})
 	f.Add(stagedRecord(testStaged()...))
+	f.Add((&hostRecord{id: 3, ready: 9, queued: 4, later: 2, laterDue: 7}).encode())
+	f.Add([]byte{1, 1, 0, 4, 0, 0, 0, 0}) // a host record of format 2
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if ps, err := decodeStaged(nil, b); err == nil {
 			ps2, err := decodeStaged(nil, stagedRecord(ps...))
@@ -122,25 +124,29 @@ func FuzzRecords(f *testing.F) {
 	})
 }
 
-// FuzzQueueKey checks that queue keys sort as the lease order says: host, then
-// priority descending, then depth ascending, then sequence.
+// FuzzQueueKey checks that queue keys sort as the lease order says: host, then due
+// time, then priority descending, then depth ascending, then sequence.
 func FuzzQueueKey(f *testing.F) {
-	f.Add(uint64(1), 0, 0, uint64(1), uint64(1), 0, 0, uint64(2))
-	f.Add(uint64(1), 5, 3, uint64(9), uint64(1), -1, 0, uint64(2))
-	f.Add(uint64(2), math.MaxInt64, -4, uint64(0), uint64(1), math.MinInt32, math.MaxInt32, uint64(math.MaxUint64))
-	f.Fuzz(func(t *testing.T, h1 uint64, p1, d1 int, s1 uint64, h2 uint64, p2, d2 int, s2 uint64) {
-		k1, k2 := queueKey(h1, p1, d1, s1), queueKey(h2, p2, d2, s2)
+	f.Add(uint64(1), int64(0), 0, 0, uint64(1), uint64(1), int64(0), 0, 0, uint64(2))
+	f.Add(uint64(1), int64(7), 5, 3, uint64(9), uint64(1), int64(0), -1, 0, uint64(2))
+	f.Add(uint64(2), int64(-3), math.MaxInt64, -4, uint64(0), uint64(1), int64(math.MaxInt64), math.MinInt32, math.MaxInt32, uint64(math.MaxUint64))
+	f.Fuzz(func(t *testing.T, h1 uint64, t1 int64, p1, d1 int, s1 uint64, h2 uint64, t2 int64, p2, d2 int, s2 uint64) {
+		k1, k2 := queueKey(h1, t1, p1, d1, s1), queueKey(h2, t2, p2, d2, s2)
 		norm := func(d int) int { return max(0, min(d, math.MaxInt32)) }
 		want := cmp.Or(
 			cmp.Compare(h1, h2),
+			cmp.Compare(max(t1, 0), max(t2, 0)),
 			cmp.Compare(clamp32(p2), clamp32(p1)),
 			cmp.Compare(norm(d1), norm(d2)),
 			cmp.Compare(s1, s2))
 		if got := bytes.Compare(k1, k2); got != want {
-			t.Fatalf("keys (%d,%d,%d,%d) vs (%d,%d,%d,%d): compare %d, want %d", h1, p1, d1, s1, h2, p2, d2, s2, got, want)
+			t.Fatalf("keys (%d,%d,%d,%d,%d) vs (%d,%d,%d,%d,%d): compare %d, want %d", h1, t1, p1, d1, s1, h2, t2, p2, d2, s2, got, want)
 		}
-		if !bytes.HasPrefix(k1, hostPrefix(h1)) || hostIDOf(k1) != h1 {
-			t.Fatalf("key %x does not start with host %d", k1, h1)
+		if !bytes.HasPrefix(k1, hostPrefix(h1)) || hostIDOf(k1) != h1 || dueOf(k1) != max(t1, 0) {
+			t.Fatalf("key %x does not start with host %d, due %d", k1, h1, t1)
+		}
+		if later := bytes.Compare(k1, laterPrefix(h1)) >= 0; later != (t1 > 0) {
+			t.Fatalf("key %x due %d: at or after laterPrefix %v", k1, t1, later)
 		}
 	})
 }

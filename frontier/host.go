@@ -3,49 +3,60 @@ package frontier
 import (
 	"encoding/binary"
 	"math"
-	"time"
 )
 
 // hostRecord is what the hosts bucket stores per authority.
 type hostRecord struct {
-	id      uint64
-	ready   int64 // Unix nanoseconds; 0 = ready at once
-	queued  int64 // entries in the queue bucket, leased ones included
-	done    int64
-	failed  int64
-	skipped int64
-	errors  int64 // consecutive errors
+	id       uint64
+	ready    int64 // Unix nanoseconds; 0 = ready at once
+	queued   int64 // entries in the queue bucket, leased ones included
+	done     int64
+	failed   int64
+	skipped  int64
+	errors   int64 // consecutive errors
+	later    int64 // of queued, the entries with a due time (given back by Refetch)
+	laterDue int64 // the earliest due time of those, Unix nanoseconds; 0 if none
 }
 
-const hostVersion = 1
+// hostVersion is the first byte of an encoded host record. Version 1 (format 2) had
+// no later and laterDue; decodeHost still reads it.
+const hostVersion = 2
 
 func (r *hostRecord) encode() []byte {
-	b := make([]byte, 0, 1+7*binary.MaxVarintLen64)
+	b := make([]byte, 0, 1+9*binary.MaxVarintLen64)
 	b = append(b, hostVersion)
 	b = binary.AppendUvarint(b, r.id)
 	b = binary.AppendVarint(b, r.ready)
-	for _, v := range [...]int64{r.queued, r.done, r.failed, r.skipped, r.errors} {
+	for _, v := range [...]int64{r.queued, r.done, r.failed, r.skipped, r.errors, r.later} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
-	return b
+	return binary.AppendVarint(b, r.laterDue)
 }
 
 func decodeHost(b []byte) (hostRecord, error) {
 	rd := reader{b: b}
 	var r hostRecord
-	if rd.byte() != hostVersion {
+	version := rd.byte()
+	if version != 1 && version != hostVersion {
 		return r, errCorrupt
 	}
 	r.id = rd.uvarint()
 	r.ready = rd.varint()
-	for _, p := range [...]*int64{&r.queued, &r.done, &r.failed, &r.skipped, &r.errors} {
+	counts := []*int64{&r.queued, &r.done, &r.failed, &r.skipped, &r.errors}
+	if version == hostVersion {
+		counts = append(counts, &r.later)
+	}
+	for _, p := range counts {
 		v := rd.uvarint()
 		if v > math.MaxInt64 {
 			rd.err = true
 		}
 		*p = int64(v)
 	}
-	if rd.err || len(rd.b) != 0 || r.id == 0 {
+	if version == hostVersion {
+		r.laterDue = rd.varint()
+	}
+	if rd.err || len(rd.b) != 0 || r.id == 0 || r.later > r.queued || (r.later > 0) != (r.laterDue > 0) {
 		return hostRecord{}, errCorrupt
 	}
 	return r, nil
@@ -59,27 +70,48 @@ type host struct {
 	leases []*Lease // outstanding leases, at most MaxInFlightPerHost
 	index  int      // position in the ready heap, -1 when absent
 	parked string   // reason, empty when not parked
+	// dueHint is the due time of the host's first later entry not leased, when Next
+	// found it to be after rec.laterDue (that entry is leased); 0 when not known.
+	dueHint int64
+	at      int64 // the heap's key: when the host may be leased next (see eligible)
 }
 
 // available reports how many queued entries are not leased.
 func (h *host) available() int64 { return h.rec.queued - int64(len(h.leases)) }
 
-func (h *host) readyTime() time.Time {
-	if h.rec.ready == 0 {
-		return time.Time{}
+// availableNow and availableLater split available() between the entries due at once
+// and those with a due time.
+func (h *host) availableNow() int64   { return h.rec.queued - h.rec.later - h.leasedLater(false) }
+func (h *host) availableLater() int64 { return h.rec.later - h.leasedLater(true) }
+
+func (h *host) leasedLater(later bool) int64 {
+	var n int64
+	for _, l := range h.leases {
+		if l.later == later {
+			n++
+		}
 	}
-	return time.Unix(0, h.rec.ready)
+	return n
 }
 
-// hostHeap is a min-heap of hosts by ready time, then id (first added first), so that
+// eligible returns when the host may be leased next, Unix nanoseconds: its ready time,
+// or, when only URLs with a due time are left, the later of that and the first due.
+func (h *host) eligible() int64 {
+	if h.availableNow() > 0 {
+		return h.rec.ready
+	}
+	return max(h.rec.ready, h.rec.laterDue, h.dueHint)
+}
+
+// hostHeap is a min-heap of hosts by eligible time (host.at), then id (first added first), so that
 // the order is deterministic.
 type hostHeap []*host
 
 func (q hostHeap) Len() int { return len(q) }
 func (q hostHeap) Less(i, j int) bool {
 	a, b := q[i], q[j]
-	if a.rec.ready != b.rec.ready {
-		return a.rec.ready < b.rec.ready
+	if a.at != b.at {
+		return a.at < b.at
 	}
 	return a.rec.id < b.rec.id
 }

@@ -25,6 +25,7 @@ type Lease struct {
 	f     *Frontier
 	h     *host
 	key   []byte
+	later bool  // key has a due time
 	entry Entry // the stored entry, for a Retry
 	done  bool  // Done was called; guarded by f.mu
 }
@@ -80,6 +81,12 @@ type Outcome struct {
 	// NoAttempt makes a Retry not consume an attempt (waiting for robots.txt or a
 	// Visit-time window).
 	NoAttempt bool
+	// Refetch, if not zero, gives a Finished, Failed or Skipped URL back to its
+	// host's queue, due at this time (a recrawl): it is counted as done, failed or
+	// skipped now and leased again, with its attempts reset, once Refetch has come
+	// and the host is ready. Zero means the URL leaves the frontier. A Retry
+	// ignores it.
+	Refetch time.Time
 }
 
 // Next leases the head URL of the host whose ready time is earliest, once that time
@@ -165,43 +172,89 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 		}
 		return nil, time.Time{}, nil // a lease that ends other than Finished frees a place
 	}
-	if len(f.heap) == 0 {
-		if f.leased == 0 && f.counters[cStaged] == 0 {
-			return nil, time.Time{}, ErrDone
+	for {
+		if len(f.heap) == 0 {
+			if f.leased == 0 && f.counters[cStaged] == 0 {
+				return nil, time.Time{}, ErrDone
+			}
+			return nil, time.Time{}, nil
 		}
-		return nil, time.Time{}, nil
+		h := f.heap[0]
+		if h.at > now.UnixNano() {
+			return nil, time.Unix(0, h.at), nil
+		}
+		l, err := f.head(h, now.UnixNano())
+		if err != nil {
+			f.err = err
+			f.broadcast()
+			return nil, time.Time{}, err
+		}
+		if l == nil {
+			continue // h's first due time was later than h.at said; fixed, try again
+		}
+		l.At = now
+		h.leases = append(h.leases, l)
+		f.leased++
+		f.fix(h)
+		return l, time.Time{}, nil
 	}
-	h := f.heap[0]
-	if h.rec.ready > now.UnixNano() {
-		return nil, h.readyTime(), nil
-	}
-	l := &Lease{Host: h.name, At: now, f: f, h: h}
+}
+
+// head returns a lease of h's next URL: the first not leased of those due at once,
+// or the first not leased of those with a due time, if it has come and comes first
+// by priority and depth. If no URL is due after all (h.at was stale because the first
+// due URLs are leased), it corrects h's place in the heap and returns nil. f.mu must be
+// held.
+func (f *Frontier) head(h *host, now int64) (*Lease, error) {
+	var first, later []byte
+	var firstVal, laterVal []byte
 	err := f.view(func(tx *bolt.Tx) error {
-		prefix := hostPrefix(h.rec.id)
 		c := tx.Bucket(bucketQueue).Cursor()
-		for k, v := c.Seek(prefix); bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			if h.leasedKey(k) {
-				continue
+		if h.availableNow() > 0 {
+			prefix, end := hostPrefix(h.rec.id), laterPrefix(h.rec.id)
+			for k, v := c.Seek(prefix); k != nil && bytes.Compare(k, end) < 0; k, v = c.Next() {
+				if !h.leasedKey(k) {
+					first, firstVal = bytes.Clone(k), bytes.Clone(v)
+					break
+				}
 			}
-			e, attempts, err := decodeEntry(v)
-			if err != nil {
-				return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, h.name)
+			if first == nil {
+				return fmt.Errorf("%w: host %s counts %d URLs due at once but has none", ErrCorrupt, h.name, h.availableNow())
 			}
-			l.Entry, l.entry, l.Attempt = e, e, attempts+1
-			l.key = bytes.Clone(k)
-			return nil
 		}
-		return fmt.Errorf("%w: host %s counts %d queued URLs but has none", ErrCorrupt, h.name, h.available())
+		if h.availableLater() > 0 {
+			prefix := hostPrefix(h.rec.id)
+			for k, v := c.Seek(laterPrefix(h.rec.id)); bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				if !h.leasedKey(k) {
+					later, laterVal = bytes.Clone(k), bytes.Clone(v)
+					break
+				}
+			}
+			if later == nil {
+				return fmt.Errorf("%w: host %s counts %d URLs due later but has none", ErrCorrupt, h.name, h.availableLater())
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		f.err = err
-		f.broadcast()
-		return nil, time.Time{}, err
+		return nil, err
 	}
-	h.leases = append(h.leases, l)
-	f.leased++
-	f.fix(h)
-	return l, time.Time{}, nil
+	if later != nil && first == nil && max(h.rec.ready, dueOf(later)) != h.at {
+		h.dueHint = dueOf(later)
+		f.fix(h)
+		return nil, nil
+	}
+	key, val := first, firstVal
+	// A URL whose due time has come goes first unless one due at once ranks before it
+	// by priority and depth.
+	if later != nil && dueOf(later) <= now && (first == nil || bytes.Compare(rankOf(later)[:8], rankOf(first)[:8]) <= 0) {
+		key, val = later, laterVal
+	}
+	e, attempts, err := decodeEntry(val)
+	if err != nil {
+		return nil, fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, key, h.name)
+	}
+	return &Lease{Entry: e, Host: h.name, Attempt: attempts + 1, f: f, h: h, key: key, later: dueOf(key) > 0, entry: e}, nil
 }
 
 func (h *host) leasedKey(k []byte) bool {
@@ -317,6 +370,22 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 			return err
 		}
 		ht.rec.queued--
+		if l.later {
+			ht.rec.later--
+		}
+		if !o.Refetch.IsZero() {
+			b.seq++
+			due := max(o.Refetch.UnixNano(), 1)
+			k := queueKey(ht.rec.id, due, l.entry.Priority, l.entry.Depth, b.seq)
+			if err := b.queue.Put(k, encodeEntry(&l.entry, 0)); err != nil {
+				return err
+			}
+			ht.rec.queued++
+			ht.rec.later++
+		}
+		if l.later || !o.Refetch.IsZero() {
+			ht.rec.laterDue = b.firstDue(ht.rec.id)
+		}
 	}
 	if err := b.leases.Delete(l.key); err != nil {
 		return err
@@ -339,4 +408,13 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 		}
 	}
 	return nil
+}
+
+// firstDue returns the earliest due time of the host's URLs with one, 0 if none.
+func (b *batch) firstDue(hostID uint64) int64 {
+	k, _ := b.queue.Cursor().Seek(laterPrefix(hostID))
+	if !bytes.HasPrefix(k, hostPrefix(hostID)) {
+		return 0
+	}
+	return dueOf(k)
 }

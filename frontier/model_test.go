@@ -20,13 +20,15 @@ type mEntry struct {
 	e        Entry
 	seq      int
 	attempts int
+	due      int64 // 0: at once; else Unix nanoseconds (given back by Refetch)
 }
 
 type mHost struct {
 	name    string
 	id      int
 	ready   int64
-	queue   []*mEntry // in lease order
+	queue   []*mEntry // due at once, in lease order
+	later   []*mEntry // given back for later, by due time then lease order
 	leased  []*mEntry
 	parked  string
 	done    int64
@@ -35,7 +37,47 @@ type mHost struct {
 	errors  int64
 }
 
-func (h *mHost) available() int { return len(h.queue) - len(h.leased) }
+func (h *mHost) available() int { return len(h.queue) + len(h.later) - len(h.leased) }
+
+// firstFree returns the first entry of es not leased, or nil.
+func (h *mHost) firstFree(es []*mEntry) *mEntry {
+	for _, e := range es {
+		if !slices.Contains(h.leased, e) {
+			return e
+		}
+	}
+	return nil
+}
+
+// eligible is when h may be leased next: its ready time, or, if only URLs due later
+// are free, the later of that and the first one's due time.
+func (h *mHost) eligible() int64 {
+	if h.firstFree(h.queue) != nil {
+		return h.ready
+	}
+	if e := h.firstFree(h.later); e != nil {
+		return max(h.ready, e.due)
+	}
+	return h.ready
+}
+
+func (h *mHost) laterFree() int64 {
+	n := int64(0)
+	for _, e := range h.later {
+		if !slices.Contains(h.leased, e) {
+			n++
+		}
+	}
+	return n
+}
+
+// byRank orders entries by priority (descending), depth, then sequence.
+func byRank(a, b *mEntry) int {
+	return cmp.Or(
+		cmp.Compare(b.e.Priority, a.e.Priority),
+		cmp.Compare(a.e.Depth, b.e.Depth),
+		cmp.Compare(a.seq, b.seq))
+}
 
 type model struct {
 	opts     Options
@@ -84,7 +126,7 @@ func (m *model) add(e Entry) bool {
 		return false
 	}
 	h := m.hosts[name]
-	if m.opts.MaxQueuedPerHost > 0 && h != nil && len(h.queue) >= m.opts.MaxQueuedPerHost {
+	if m.opts.MaxQueuedPerHost > 0 && h != nil && len(h.queue)+len(h.later) >= m.opts.MaxQueuedPerHost {
 		m.counters[pRefused+RefusedHostQueue]++
 		return false
 	}
@@ -95,12 +137,7 @@ func (m *model) add(e Entry) bool {
 	m.seen[e.URL] = true
 	m.seq++
 	h.queue = append(h.queue, &mEntry{e: e, seq: m.seq})
-	slices.SortStableFunc(h.queue, func(a, b *mEntry) int {
-		return cmp.Or(
-			cmp.Compare(b.e.Priority, a.e.Priority),
-			cmp.Compare(a.e.Depth, b.e.Depth),
-			cmp.Compare(a.seq, b.seq))
-	})
+	slices.SortStableFunc(h.queue, byRank)
 	m.counters[cAdded]++
 	return true
 }
@@ -120,7 +157,7 @@ func (m *model) next(now int64) (*mHost, *mEntry, int64, error) {
 		if h.parked != "" || h.available() == 0 || len(h.leased) >= m.inFlight {
 			continue
 		}
-		if best == nil || h.ready < best.ready || h.ready == best.ready && h.id < best.id {
+		if best == nil || h.eligible() < best.eligible() || h.eligible() == best.eligible() && h.id < best.id {
 			best = h
 		}
 	}
@@ -130,15 +167,20 @@ func (m *model) next(now int64) (*mHost, *mEntry, int64, error) {
 		}
 		return nil, nil, 0, nil
 	}
-	if best.ready > now {
-		return nil, nil, best.ready, nil
+	if at := best.eligible(); at > now {
+		return nil, nil, at, nil
 	}
-	for _, e := range best.queue {
-		if !slices.Contains(best.leased, e) {
-			return best, e, 0, nil
-		}
+	first, later := best.firstFree(best.queue), best.firstFree(best.later)
+	// A URL due later whose time has come goes first unless one due at once ranks
+	// before it by priority and depth.
+	if later != nil && later.due <= now && (first == nil ||
+		cmp.Or(cmp.Compare(first.e.Priority, later.e.Priority), cmp.Compare(later.e.Depth, first.e.Depth)) <= 0) {
+		return best, later, 0, nil
 	}
-	panic("model: available host without entry")
+	if first == nil {
+		panic("model: available host without entry")
+	}
+	return best, first, 0, nil
 }
 
 func (m *model) done(l *Lease, o Outcome, now int64) {
@@ -178,6 +220,12 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 	}
 	if kind != Retry {
 		h.queue = slices.DeleteFunc(h.queue, func(x *mEntry) bool { return x == e })
+		h.later = slices.DeleteFunc(h.later, func(x *mEntry) bool { return x == e })
+		if !o.Refetch.IsZero() {
+			m.seq++
+			h.later = append(h.later, &mEntry{e: e.e, seq: m.seq, due: max(o.Refetch.UnixNano(), 1)})
+			slices.SortStableFunc(h.later, func(a, b *mEntry) int { return cmp.Or(cmp.Compare(a.due, b.due), byRank(a, b)) })
+		}
 	}
 	switch {
 	case o.Error:
@@ -243,7 +291,8 @@ func (m *model) stats(now int64) Stats {
 			}
 		case a > 0:
 			s.Queued += a
-			if h.ready <= now && len(h.leased) < m.inFlight {
+			s.Scheduled += h.laterFree()
+			if h.eligible() <= now && len(h.leased) < m.inFlight {
 				s.HostsReady++
 			} else {
 				s.HostsWaiting++
@@ -260,6 +309,10 @@ func (m *model) hostStats(h *mHost) HostStats {
 	}
 	if h.ready != 0 {
 		hs.Ready = time.Unix(0, h.ready)
+	}
+	hs.Scheduled = h.laterFree()
+	if len(h.later) > 0 {
+		hs.NextDue = time.Unix(0, h.later[0].due)
 	}
 	return hs
 }
@@ -314,6 +367,7 @@ func runModel(t *testing.T, seed uint64, opts Options, steps int) {
 		return es
 	}
 	var outstanding []*Lease
+	refetch := seed%3 != 0 // some seeds never refetch, so that crawls end
 	for step := range steps {
 		now := c.Now().UnixNano()
 		var what string
@@ -375,6 +429,9 @@ func runModel(t *testing.T, seed uint64, opts Options, steps int) {
 			}
 			if rng.IntN(2) == 0 {
 				o.HostReady = c.Now().Add(time.Duration(rng.IntN(5)) * time.Second)
+			}
+			if o.Kind != Retry && refetch && rng.IntN(3) == 0 {
+				o.Refetch = c.Now().Add(time.Duration(rng.IntN(8)-1) * time.Second)
 			}
 			if o.Kind == Retry {
 				o.NoAttempt = rng.IntN(4) == 0

@@ -13,6 +13,9 @@ import (
 type Stats struct {
 	// Queued is the number of URLs waiting to be leased, on hosts not parked.
 	Queued int64
+	// Scheduled is the number of those Queued URLs that were given back for a later
+	// time by Outcome.Refetch, whether or not that time has come.
+	Scheduled int64
 	// Staged is the number of links found by Done and not yet folded into the
 	// queues (see Options.LinkBatch): not yet known to be new or duplicates.
 	Staged int64
@@ -60,7 +63,12 @@ type HostStats struct {
 	Host string
 	// Queued counts URLs waiting, leased ones excluded; Leased those leased now.
 	Queued int64
-	Leased int
+	// Scheduled is the number of those Queued URLs given back for a later time by
+	// Outcome.Refetch; NextDue is the earliest due time among the host's URLs with one
+	// (leased ones included), zero if there is none.
+	Scheduled int64
+	NextDue   time.Time
+	Leased    int
 	// Done, Failed and Skipped count the host's URLs so far, across runs.
 	Done, Failed, Skipped int64
 	// ConsecutiveErrors counts outcomes with Error set since the last Finished one.
@@ -113,7 +121,8 @@ func (f *Frontier) Stats() Stats {
 			}
 		case avail > 0:
 			s.Queued += avail
-			if h.rec.ready <= now && len(h.leases) < f.maxInFlight {
+			s.Scheduled += h.availableLater()
+			if h.at <= now && len(h.leases) < f.maxInFlight {
 				s.HostsReady++
 			} else {
 				s.HostsWaiting++
@@ -127,12 +136,14 @@ func (f *Frontier) hostStats(h *host) HostStats {
 	return HostStats{
 		Host:              h.name,
 		Queued:            h.available(),
+		Scheduled:         h.availableLater(),
+		NextDue:           unixTime(h.rec.laterDue),
 		Leased:            len(h.leases),
 		Done:              h.rec.done,
 		Failed:            h.rec.failed,
 		Skipped:           h.rec.skipped,
 		ConsecutiveErrors: h.rec.errors,
-		Ready:             h.readyTime(),
+		Ready:             unixTime(h.rec.ready),
 		Parked:            h.parked,
 	}
 }
@@ -158,4 +169,12 @@ func (f *Frontier) Hosts() iter.Seq[HostStats] {
 	f.mu.Unlock()
 	slices.SortFunc(all, func(a, b HostStats) int { return cmp.Compare(a.Host, b.Host) })
 	return slices.Values(all)
+}
+
+// unixTime is time.Unix(0, ns), or the zero Time for 0.
+func unixTime(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
 }
