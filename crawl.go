@@ -340,9 +340,17 @@ func (c *Crawler) open() error {
 		UnreachableRetry:    time.Duration(c.cfg.Robots.UnreachableRetry),
 		Now:                 c.Now,
 	})
+	digests, moved, err := digestIndexPath(dir)
+	if err != nil {
+		return err
+	}
+	if moved {
+		c.log.Info("digest index moved out of warc/", "path", digests)
+	}
 	host, _ := os.Hostname()
 	c.warc, err = storage.OpenWARC(storage.WARCOptions{
 		Dir:         filepath.Join(dir, "warc"),
+		DigestIndex: digests,
 		Prefix:      c.cfg.Storage.WARCPrefix,
 		MaxFileSize: int64(c.cfg.Storage.WARCMaxSize),
 		GzipLevel:   c.cfg.Storage.WARCGzipLevel,
@@ -378,7 +386,6 @@ func (c *Crawler) close() error {
 func (c *Crawler) warcinfoConfig() map[string]string {
 	return map[string]string{
 		"user-agent":         c.cfg.UserAgent,
-		"robots":             "obey (RFC 9309)",
 		"scope":              c.cfg.Scope.Mode,
 		"min-delay":          c.cfg.Politeness.MinDelay.String(),
 		"per-host":           fmt.Sprint(c.cfg.Politeness.PerHost),

@@ -223,9 +223,14 @@ var ErrInUse = errors.New("storage: WARC directory in use by a running crawl")
 // crawl holds it exclusively (ErrInUse). A directory without an index needs
 // no lock. Call unlock when done.
 func lockDir(dir string) (unlock func(), err error) {
+	// The index is in dir, or, for a crawl's warc/ directory, beside it in the data
+	// directory.
 	path := filepath.Join(dir, DigestIndexName)
 	if _, err := os.Stat(path); err != nil {
-		return func() {}, nil
+		path = filepath.Join(filepath.Dir(filepath.Clean(dir)), DigestIndexName)
+		if _, err := os.Stat(path); err != nil {
+			return func() {}, nil
+		}
 	}
 	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 500 * time.Millisecond, ReadOnly: true})
 	if errors.Is(err, bolterrors.ErrTimeout) {

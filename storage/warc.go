@@ -35,7 +35,8 @@ const (
 	// time of klauspost/compress's default level (5) for files 6–12%
 	// larger; WARC readers do not depend on the level.
 	DefaultGzipLevel = 1
-	// DigestIndexName is the name of the payload-digest index in the WARC directory.
+	// DigestIndexName is the file name of the payload-digest index: in the WARC
+	// directory by default, in the data directory beside it for a crawl.
 	DigestIndexName = "digests.db"
 )
 
@@ -46,9 +47,13 @@ const maxURILength = 16 << 10
 // WARCOptions configure OpenWARC. The zero value of each field picks the
 // default given beside it; Dir is required.
 type WARCOptions struct {
-	// Dir holds the WARC files and the digest index (DigestIndexName). It is
-	// created if missing.
+	// Dir holds the WARC files, and the digest index unless DigestIndex puts it
+	// elsewhere. It is created if missing.
 	Dir string
+	// DigestIndex is the path of the payload-digest index (a bbolt file), which
+	// a running writer holds locked. Zero: Dir/DigestIndexName. A crawl keeps it
+	// outside Dir, so that a glob of Dir matches WARC files only.
+	DigestIndex string
 	// Prefix starts every file name: <Prefix>-<UTC timestamp>-<serial>.warc.gz.
 	// Letters, digits, '.', '_' and '-' only. Zero: "crawl".
 	Prefix string
@@ -62,7 +67,10 @@ type WARCOptions struct {
 	// (fastest) to 9 (smallest). Zero: DefaultGzipLevel.
 	GzipLevel int
 	// Config summarises the crawl configuration in the warcinfo record, one
-	// field per entry, sorted by key (e.g. "user-agent", "max-depth").
+	// field per entry, sorted by key (e.g. "user-agent", "max-depth"). A "robots"
+	// entry replaces the default "robots: obey"; an entry named like another
+	// field of the record (software, hostname, ...) is left out, so that no field
+	// appears twice.
 	Config map[string]string
 	// NoSync skips every fsync: for tests and benchmarks only, as records
 	// are then not durable when a write returns.
@@ -203,7 +211,10 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("storage: %w", err)
 	}
-	db, err := bolt.Open(filepath.Join(opts.Dir, DigestIndexName), 0o644,
+	if opts.DigestIndex == "" {
+		opts.DigestIndex = filepath.Join(opts.Dir, DigestIndexName)
+	}
+	db, err := bolt.Open(opts.DigestIndex, 0o644,
 		&bolt.Options{Timeout: time.Second, NoSync: opts.NoSync})
 	if err != nil {
 		return nil, fmt.Errorf("storage: digest index: %w", err)
@@ -666,7 +677,12 @@ func syncDir(dir string) error {
 // warcinfo returns the gzip member of the warcinfo record opening file name.
 func (w *WARCWriter) warcinfo(name string, now time.Time) []byte {
 	var block bytes.Buffer
+	written := map[string]bool{}
 	add := func(k, v string) {
+		if written[k] {
+			return // a field appears once: the fixed fields win over Config's
+		}
+		written[k] = true
 		block.WriteString(k)
 		block.WriteString(": ")
 		block.WriteString(cleanValue(v))
@@ -681,7 +697,9 @@ func (w *WARCWriter) warcinfo(name string, now time.Time) []byte {
 	if w.opts.Operator != "" {
 		add("operator", w.opts.Operator)
 	}
-	add("robots", "obey")
+	if _, ok := w.opts.Config["robots"]; !ok {
+		add("robots", "obey")
+	}
 	keys := make([]string, 0, len(w.opts.Config))
 	for k := range w.opts.Config {
 		keys = append(keys, k)
