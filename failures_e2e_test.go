@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -151,15 +152,26 @@ func TestFatalErrorNamesPackagesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("queue"))
-		var keys [][]byte
-		b.ForEach(func(k, _ []byte) error { keys = append(keys, append([]byte(nil), k...)); return nil })
-		for _, k := range keys {
-			if err := b.Put(k, []byte("junk")); err != nil {
-				return err
+		// The queue's bucket is "queue" followed by the format's version.
+		damaged := 0
+		err := tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if !bytes.HasPrefix(name, []byte("queue")) {
+				return nil
 			}
+			var keys [][]byte
+			b.ForEach(func(k, _ []byte) error { keys = append(keys, append([]byte(nil), k...)); return nil })
+			for _, k := range keys {
+				if err := b.Put(k, []byte("junk")); err != nil {
+					return err
+				}
+				damaged++
+			}
+			return nil
+		})
+		if err == nil && damaged == 0 {
+			err = errors.New("no queue entry to damage")
 		}
-		return nil
+		return err
 	})
 	db.Close()
 	if err != nil {
