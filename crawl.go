@@ -339,6 +339,10 @@ func (c *Crawler) open() error {
 		UnreachableAttempts: c.cfg.Robots.UnreachableAttempts,
 		UnreachableRetry:    time.Duration(c.cfg.Robots.UnreachableRetry),
 		Now:                 c.Now,
+		Dropped: func(authority string) {
+			c.log.Warn("robots cache: stored robots.txt record unreadable (damaged or from another version); dropped, fetching robots.txt again",
+				"host", authority)
+		},
 	})
 	digests, moved, err := digestIndexPath(dir)
 	if err != nil {

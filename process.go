@@ -36,7 +36,10 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if leaseCtx.Err() != nil {
 			return nil // stopping: the lease is requeued at the next Open
 		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now().Add(c.cfg.Robots.UnreachableRetry.d())})
+		// The cache fails only when its store (frontier.db) does: an unreachable
+		// robots.txt is an entry, not an error. A damaged database is not a network
+		// failure to wait out: stop and say so.
+		return fmtErr("robots cache", err)
 	}
 	if rob.Unreachable && !rob.Stale {
 		if rob.GaveUp {

@@ -79,6 +79,11 @@ type CacheOptions struct {
 	MaxEntries int
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
+	// Dropped, when set, is called with the authority whose stored record cannot be
+	// read (damaged, or of another version) and is therefore ignored: robots.txt is
+	// fetched again. It is called from the goroutine of Get and must not call the
+	// Cache. Nil means such records are dropped silently.
+	Dropped func(authority string)
 }
 
 // Defaults of CacheOptions.

@@ -78,6 +78,9 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 	}
 	r, ok := decodeRecord(data)
 	if !ok {
+		if len(data) > 0 && c.opts.Dropped != nil {
+			c.opts.Dropped(authority)
+		}
 		return nil, nil, nil
 	}
 	// Never trust a stored time further ahead than this Cache would have set it: the

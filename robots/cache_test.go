@@ -710,7 +710,12 @@ func TestCacheCorruptStore(t *testing.T) {
 			store := newStore()
 			store.data[host] = []byte(data)
 			f := fetcher(reply{status: 200, body: "user-agent: *\ndisallow: /\n"})
-			e := mustGet(t, NewCache(f, store, CacheOptions{Now: newClock().Now}), host)
+			var dropped []string
+			e := mustGet(t, NewCache(f, store, CacheOptions{Now: newClock().Now,
+				Dropped: func(a string) { dropped = append(dropped, a) }}), host)
+			if len(dropped) != 1 || dropped[0] != host {
+				t.Errorf("Dropped calls: got %q, want [%q]", dropped, host)
+			}
 			if got := f.count(host); got != 1 {
 				t.Errorf("fetches: got %d, want 1", got)
 			}

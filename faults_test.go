@@ -1,0 +1,135 @@
+package crawl_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+	"github.com/politecrawl/crawl/frontier"
+)
+
+// damageRobotsBucket overwrites the root page of the robots bucket of the frontier at
+// path with garbage, as a bad disk sector would, after filling the bucket so that it has
+// a page of its own (a small bucket lives inline in its parent's page).
+func damageRobotsBucket(t *testing.T, path string) {
+	t.Helper()
+	f, err := frontier.Open(path, frontier.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		rec := fmt.Sprintf(`{"v":1,"good":{"status":404,"fetched_at":"2026-01-01T00:00:00Z","expires":"2026-01-02T00:00:00Z","final_url":%q}}`,
+			fmt.Sprintf("http://filler%d.test/robots.txt?%s", i, strings.Repeat("x", 200)))
+		if err := f.SaveRobots(fmt.Sprintf("http://filler%d.test", i), []byte(rec)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root uint64
+	err = db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("robots"))
+		if b == nil {
+			return errors.New("no robots bucket")
+		}
+		root = uint64(b.Root())
+		return nil
+	})
+	pageSize := db.Info().PageSize
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root == 0 {
+		t.Fatal("robots bucket is inline: fill it more")
+	}
+	file, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	garbage := make([]byte, pageSize)
+	for i := range garbage {
+		garbage[i] = byte(i*131 + 7)
+	}
+	if _, err := file.WriteAt(garbage, int64(root)*int64(pageSize)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedRobotsCacheStops crawls over a frontier whose robots bucket is damaged:
+// the crawl must stop with a corrupt-database error, not wait for ever as if every
+// robots.txt were unreachable.
+func TestDamagedRobotsCacheStops(t *testing.T) {
+	farm := startFarm(t, crawltest.Generate(crawltest.GenerateOptions{Hosts: 3, PagesPerHost: 3, LinksPerPage: 2, Seed: 5}))
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	damageRobotsBucket(t, filepath.Join(dir, "frontier.db"))
+
+	c, err := crawl.New(testConfig(farm, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = testWriter{t}
+	// The deadline only keeps a regression from hanging the test run.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err = c.Run(ctx)
+	if !errors.Is(err, frontier.ErrCorrupt) {
+		t.Fatalf("Run over a damaged robots cache:\n\tgot %v\n\twant an error wrapping frontier.ErrCorrupt", err)
+	}
+	t.Logf("Run: %v", err)
+	if n := len(farm.Requests()); n != 0 {
+		t.Errorf("%d requests sent with a damaged robots cache, want 0", n)
+	}
+}
+
+// TestDamagedRobotsRecordDropped crawls over a frontier holding an unreadable robots.txt
+// record: it is dropped with a warning and robots.txt is fetched again.
+func TestDamagedRobotsRecordDropped(t *testing.T) {
+	farm := startFarm(t, crawltest.Generate(crawltest.GenerateOptions{Hosts: 1, PagesPerHost: 3, LinksPerPage: 2, Seed: 5}))
+	dir := t.TempDir()
+	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveRobots("http://site00000.test", []byte("{\"v\":1,\"good\":{\"sta\x00\xff")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := crawl.New(testConfig(farm, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.Run(ctx); err != nil {
+		t.Fatalf("Run: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "robots.txt record unreadable") || !strings.Contains(stderr.String(), "site00000.test") {
+		t.Errorf("no warning about the dropped record on stderr:\n%s", stderr.String())
+	}
+	if sum := c.Summary(); !sum.Complete || sum.RobotsFetched != 1 {
+		t.Errorf("summary: complete %v, robots.txt fetched %d; want complete, 1", sum.Complete, sum.RobotsFetched)
+	}
+}
