@@ -65,6 +65,7 @@ type Crawler struct {
 	robots   *robots.Cache
 	warc     *storage.WARCWriter
 	pages    *storage.PagesWriter
+	skipped  *storage.SkippedWriter
 	counters *counters
 
 	started    time.Time
@@ -368,12 +369,25 @@ func (c *Crawler) open() error {
 		return err
 	}
 	c.pages, err = storage.OpenPages(filepath.Join(dir, "pages.jsonl"), storage.PagesOptions{})
-	return err
+	if err != nil {
+		return err
+	}
+	c.skipped, err = storage.OpenSkipped(filepath.Join(dir, "skipped.jsonl"), storage.PagesOptions{})
+	if err != nil {
+		return err
+	}
+	if n := c.skipped.Cut(); n > 0 {
+		c.log.Warn("skipped.jsonl: cut a torn last line left by a crash", "bytes", n)
+	}
+	return nil
 }
 
 // close closes everything open re-entrantly, returning the first error.
 func (c *Crawler) close() error {
 	var errs []error
+	if c.skipped != nil {
+		errs = append(errs, c.skipped.Close())
+	}
 	if c.pages != nil {
 		errs = append(errs, c.pages.Close())
 	}

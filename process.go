@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
@@ -53,6 +54,13 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				c.log.Warn("robots.txt unreachable: host set aside until the next run",
 					"host", l.Host, "attempts", rob.Attempts, "status", rob.Status)
 			}
+			detail := fmt.Sprintf("%s unreachable after %d attempts (status %d): the host's URLs are set aside until the next run",
+				rob.URL, rob.Attempts, rob.Status)
+			s := c.leaseSkip(l, skipRobotsUnreachable, detail)
+			s.RobotsURL = rob.URL
+			if err := c.writeSkips(ctx, s); err != nil {
+				return err
+			}
 			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()})
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: rob.RetryAt, HostReady: rob.RetryAt})
@@ -64,7 +72,11 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	decision := rob.Robots.Match(c.agent, l.URL)
 	if !decision.Allowed {
 		c.counters.robotsBlocked.Add(1)
-		c.log.Debug("disallowed by robots.txt", "url", l.URL, "rule", ruleString(decision.Rule))
+		s := c.leaseSkip(l, skipRobots, ruleString(decision.Rule))
+		s.RobotsURL = rob.URL
+		if err := c.writeSkips(ctx, s); err != nil {
+			return err
+		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.sched.Ready(l.Host)})
 	}
 
@@ -79,6 +91,15 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		var deferred *politeness.DeferredError
 		if errors.As(err, &deferred) {
 			c.log.Info("host deferred", "host", l.Host, "until", deferred.Until, "reason", deferred.Reason)
+			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("%s: the host may not be fetched before %s; tried again then",
+				deferred.Reason, deferred.Until.UTC().Format(time.RFC3339)))
+			s.Until, s.RobotsURL = deferred.Until.UTC(), rob.URL
+			if g := rob.Robots.Group(c.agent); g.CrawlDelay > 0 || !g.RequestRate.IsZero() {
+				s.Delay = max(g.CrawlDelay, g.RequestRate.Interval())
+			}
+			if err := c.writeSkips(ctx, s); err != nil {
+				return err
+			}
 			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
 		}
 		return nil // stopping: the lease is requeued at the next Open
@@ -103,19 +124,25 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		Depth:       l.Depth,
 		FoundOn:     l.FoundOn,
 	}
-	var outlinks []string
+	var (
+		outlinks []string
+		skips    []*storage.Skip // written to skipped.jsonl before the lease is done
+	)
 	switch {
 	case resp.Status >= 300 && resp.Status < 400 && resp.Location != "":
-		out.Links = c.redirect(l, resp.Location)
+		out.Links = c.redirect(l, resp.Location, &skips)
 		outlinks = []string{resp.Location}
 	case resp.Status == http.StatusTooManyRequests || resp.Status >= 500:
 		// The scheduler has already pushed the host back (Retry-After or backoff).
 		out = frontier.Outcome{Kind: frontier.Retry, RetryAt: next, HostReady: next, Error: true}
+		if c.lastAttempt(l) {
+			skips = append(skips, c.leaseSkip(l, skipFailed, fmt.Sprintf("HTTP %d on attempt %d of %d", resp.Status, l.Attempt, c.cfg.Fetch.MaxAttempts)))
+		}
 	case resp.Status >= 200 && resp.Status < 300:
 		if l.Kind == kindSitemap {
-			out.Links = c.sitemapLinks(l, resp)
+			out.Links = c.sitemapLinks(l, resp, &skips)
 		} else {
-			out.Links, outlinks = c.pageLinks(l, resp, &page)
+			out.Links, outlinks = c.pageLinks(l, resp, &page, &skips)
 		}
 	}
 	page.Links = len(outlinks)
@@ -141,6 +168,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.pages.Write(ctx, &page); err != nil {
 		return fmtErr("writing the pages.jsonl line of "+l.URL, err)
+	}
+	if err := c.writeSkips(ctx, skips...); err != nil {
+		return err
 	}
 	return c.done(ctx, l, out)
 }
@@ -179,17 +209,34 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
 		c.log.Warn("fetch failed", "url", l.URL, "err", err)
+		if err := c.writeSkips(ctx, c.leaseSkip(l, skipFailed, err.Error())); err != nil {
+			return err
+		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
 	}
-	c.log.Debug("fetch failed", "url", l.URL, "phase", fe.Phase, "err", err)
+	retry := fe.Temporary() && !c.lastAttempt(l)
+	c.log.Info("fetch failed", "url", l.URL, "phase", fe.Phase, "attempt", l.Attempt, "retry", retry, "err", err)
+	var out frontier.Outcome
+	var s *storage.Skip
 	switch {
 	case fe.Phase == "policy":
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "policy", HostReady: next})
+		out = frontier.Outcome{Kind: frontier.Skipped, Reason: "policy", HostReady: next}
+		s = c.leaseSkip(l, skipPolicy, err.Error())
 	case fe.Temporary():
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, RetryAt: next, HostReady: next, Error: true})
+		out = frontier.Outcome{Kind: frontier.Retry, RetryAt: next, HostReady: next, Error: true}
+		if !retry {
+			s = c.leaseSkip(l, skipFailed, fmt.Sprintf("%v (attempt %d of %d)", err, l.Attempt, c.cfg.Fetch.MaxAttempts))
+		}
 	default:
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: fe.Phase, HostReady: next, Error: true})
+		out = frontier.Outcome{Kind: frontier.Failed, Reason: fe.Phase, HostReady: next, Error: true}
+		s = c.leaseSkip(l, skipFailed, err.Error())
 	}
+	if s != nil {
+		if err := c.writeSkips(ctx, s); err != nil {
+			return err
+		}
+	}
+	return c.done(ctx, l, out)
 }
 
 func (c *Crawler) countResponse(resp *fetch.Response) {
@@ -200,9 +247,11 @@ func (c *Crawler) countResponse(resp *fetch.Response) {
 }
 
 // redirect queues a redirect's target as a new URL, one hop further.
-func (c *Crawler) redirect(l *frontier.Lease, location string) []frontier.Entry {
+func (c *Crawler) redirect(l *frontier.Lease, location string, skips *[]*storage.Skip) []frontier.Entry {
 	if l.Hops+1 > c.cfg.Fetch.MaxRedirects {
 		c.counters.skip("redirect-limit", 1)
+		*skips = append(*skips, c.skip(location, skipRedirectLimit,
+			fmt.Sprintf("redirect %d from a seed or link, past fetch.max_redirects %d", l.Hops+1, c.cfg.Fetch.MaxRedirects), l.URL, l.Depth))
 		return nil
 	}
 	u, err := c.urls.Canonical(location)
@@ -210,8 +259,7 @@ func (c *Crawler) redirect(l *frontier.Lease, location string) []frontier.Entry 
 		c.counters.skip("bad-url", 1)
 		return nil
 	}
-	if reason := c.scope.Check(u, l.Depth); reason != "" {
-		c.counters.skip(string(reason), 1)
+	if !c.inScope(u, l.Depth, l.URL, skips) {
 		return nil
 	}
 	foundOn := l.URL
@@ -223,7 +271,7 @@ func (c *Crawler) redirect(l *frontier.Lease, location string) []frontier.Entry 
 
 // pageLinks extracts a document's facts into page and returns the links to queue and
 // every outlink found (for the WARC metadata record).
-func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page) ([]frontier.Entry, []string) {
+func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string) {
 	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
 		d := extract.RobotsTag(resp.Header, c.agent)
 		page.NoIndex, page.NoFollow = d.NoIndex, d.NoFollow
@@ -244,6 +292,10 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
 	for reason, n := range doc.Skipped {
 		c.counters.skip("link-"+reason, int64(n))
+	}
+	if n := doc.Skipped["limit"]; n > 0 {
+		*skips = append(*skips, c.skip(l.URL, skipLinkLimit,
+			fmt.Sprintf("%d links to further URLs past scope.max_links_per_page %d were not followed", n, c.cfg.Scope.MaxLinksPerPage), l.FoundOn, l.Depth))
 	}
 	outlinks := make([]string, 0, len(doc.Links))
 	for _, ln := range doc.Links {
@@ -269,8 +321,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 			continue
 		}
 		seen[u] = struct{}{}
-		if reason := c.scope.Check(u, l.Depth+1); reason != "" {
-			c.counters.skip(string(reason), 1)
+		if !c.inScope(u, l.Depth+1, l.URL, skips) {
 			continue
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
@@ -280,7 +331,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
 // priority, and nested sitemaps (bounded depth) as sitemap fetches.
-func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []frontier.Entry {
+func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) []frontier.Entry {
 	// A sitemap that a robots.txt lists, directly or through an index, may name any URL
 	// of that robots.txt's site, whatever its own directory or host (sitemaps.org,
 	// "Sitemaps & Cross Submits"); l.FoundOn is that robots.txt. Other sitemaps cover
@@ -315,8 +366,7 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response) []fronti
 			c.counters.skip("bad-url", 1)
 			continue
 		}
-		if reason := c.scope.Check(u, 1); reason != "" {
-			c.counters.skip(string(reason), 1)
+		if !c.inScope(u, 1, l.URL, skips) {
 			continue
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
@@ -332,6 +382,23 @@ func robotsLister(foundOn string) string {
 		return ""
 	}
 	return foundOn
+}
+
+// inScope checks a link to u, found on foundOn, against the crawl's scope at depth. A
+// link out of scope is counted, logged at debug level and, when recordedScope says so,
+// added to skips.
+func (c *Crawler) inScope(u string, depth int, foundOn string, skips *[]*storage.Skip) bool {
+	reason := c.scope.Check(u, depth)
+	if reason == extract.ReasonNone {
+		return true
+	}
+	c.counters.skip(string(reason), 1)
+	if recordedScope(reason) {
+		*skips = append(*skips, c.skip(u, skipScope, string(reason), foundOn, depth))
+	} else {
+		c.log.Debug("link not followed", "url", u, "reason", string(reason), "found_on", foundOn)
+	}
+	return false
 }
 
 // queueSitemaps queues, once per host and run, the sitemaps its robots.txt lists (or

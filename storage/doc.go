@@ -7,9 +7,10 @@
 // archived before in this crawl (the payload-digest index lives in a bbolt file
 // beside the WARC files, so it survives a restart). Every record is its own gzip
 // member, so a record can be read by seeking to its [Location]. A [PagesWriter]
-// appends one JSON object per fetched document to pages.jsonl.
+// appends one JSON object per fetched document to pages.jsonl, and a
+// [SkippedWriter] one per URL not fetched to skipped.jsonl, with why.
 //
-// Both writers are safe for concurrent use and durable: a write returns only
+// The writers are safe for concurrent use and durable: a write returns only
 // after its bytes were fsynced, and concurrent writers share one fsync (group
 // commit), so many workers do not pay one fsync each. After a crash the last
 // record of the newest WARC file, or the last line of pages.jsonl, may be torn;
