@@ -1,6 +1,7 @@
 package crawl_test
 
 import (
+	"archive/zip"
 	"errors"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	warc "github.com/internetarchive/gowarc"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -22,6 +24,7 @@ func TestCrawlArchives(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Storage.TextRecords = true
+	cfg.Storage.WACZ = true
 	runCrawl(t, cfg)
 
 	files, err := storage.WARCFiles(filepath.Join(dir, "warc"))
@@ -75,6 +78,27 @@ func TestCrawlArchives(t *testing.T) {
 		f.Close()
 		if lines := strings.Count(string(b), "\n"); lines != records {
 			t.Errorf("%s: %d index lines, %d response and revisit records", filepath.Base(p), lines, records)
+		}
+	}
+	// The WACZ written at the end holds every index line and the HTML pages.
+	zr, err := zip.OpenReader(filepath.Join(dir, crawl.WACZName))
+	if err != nil {
+		t.Fatalf("storage.wacz: %v", err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		switch f.Name {
+		case "indexes/index.cdxj":
+			if n := strings.Count(string(b), "\n"); n != indexed {
+				t.Errorf("WACZ index has %d lines, the WARC files' indexes %d", n, indexed)
+			}
+		case "pages/pages.jsonl":
+			if !strings.Contains(string(b), `"url":"http://news.test/a.html"`) {
+				t.Errorf("WACZ pages lack news.test/a.html:\n%s", b)
+			}
 		}
 	}
 	if conversions < 10 {

@@ -176,6 +176,9 @@ type StorageConfig struct {
 	// conversion record (text/plain, WARC-Refers-To its response), as WET files
 	// hold it for corpus pipelines. False: none.
 	TextRecords bool `yaml:"text_records"`
+	// WACZ packages the crawl as DataDir/crawl.wacz (see WACZName) when a run
+	// completes, as `crawl wacz` does. False: no package.
+	WACZ bool `yaml:"wacz"`
 	// Operator names who runs the crawl, for the warcinfo record.
 	Operator string `yaml:"operator"`
 }

@@ -206,6 +206,13 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 			c.fileLog.Error("crawl failed", "err", err)
 		}
 	}()
+	// Runs after close (defers run last first): the package is made of files
+	// whole on disk.
+	defer func() {
+		if err == nil && c.cfg.Storage.WACZ {
+			err = c.packWACZ()
+		}
+	}()
 	defer func() {
 		if cerr := c.close(); cerr != nil && err == nil {
 			err = cerr
@@ -398,6 +405,22 @@ func (c *Crawler) close() error {
 		errs = append(errs, c.front.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// WACZName is the name of the WACZ package that storage.wacz writes in the data
+// directory.
+const WACZName = "crawl.wacz"
+
+// packWACZ packages the finished crawl as DataDir/WACZName.
+func (c *Crawler) packWACZ() error {
+	path := filepath.Join(c.cfg.DataDir, WACZName)
+	st, err := storage.PackWACZFile(path, filepath.Join(c.cfg.DataDir, "warc"), filepath.Join(c.cfg.DataDir, "pages.jsonl"),
+		storage.WACZOptions{Title: filepath.Base(c.cfg.DataDir), Software: "politecrawl/" + Version, Now: c.Now})
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	c.log.Info("wacz written", "path", path, "warc_files", st.WARCFiles, "warc_bytes", st.WARCBytes, "pages", st.Pages)
+	return nil
 }
 
 // warcinfoConfig summarises the configuration for the warcinfo record.

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/storage"
+)
+
+func init() {
+	register("wacz", "package a crawl as a WACZ file for ReplayWeb.page and pywb", runWACZ)
+}
+
+func runWACZ(ctx context.Context, m *Main, args []string) error {
+	fs := flag.NewFlagSet("wacz", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	out := fs.String("o", "", "the WACZ `file` to write (default DIR/"+crawl.WACZName+")")
+	title := fs.String("title", "", "the collection's `title` in datapackage.json (default: the data directory's name)")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "usage: crawl wacz [-data DIR] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("wacz takes no arguments")
+	}
+	if *out == "" {
+		*out = filepath.Join(*data, crawl.WACZName)
+	}
+	if *title == "" {
+		abs, _ := filepath.Abs(*data)
+		*title = filepath.Base(abs)
+	}
+	start := time.Now()
+	st, err := storage.PackWACZFile(*out, filepath.Join(*data, "warc"), filepath.Join(*data, "pages.jsonl"),
+		storage.WACZOptions{Title: *title, Software: "politecrawl/" + crawl.Version})
+	if err != nil {
+		return fmt.Errorf("wacz %s: %w", *data, err)
+	}
+	sec := time.Since(start).Seconds()
+	fmt.Fprintf(m.Stdout, "wrote %s: %d WARC files (%.1f MB), %d index lines, %d pages in %.2fs (%.0f MB/s)\n",
+		*out, st.WARCFiles, float64(st.WARCBytes)/1e6, st.IndexLines, st.Pages, sec, float64(st.WARCBytes)/1e6/sec)
+	if st.Dropped > 0 {
+		fmt.Fprintf(m.Stdout, "left out %d bytes of torn records at the end of a WARC file (the crawl was killed)\n", st.Dropped)
+	}
+	return nil
+}
