@@ -142,6 +142,12 @@ type RobotsConfig struct {
 	UnreachableRetry Duration `yaml:"unreachable_retry"`
 	// MaxAge is how long a fetched robots.txt is used (at most 24h per RFC 9309).
 	MaxAge Duration `yaml:"max_age"`
+	// ContentSignalUse is what the crawl's pages are for: "search", "ai-train" or
+	// "ai-input". A page whose robots.txt group for our agent has a Content-Signal
+	// saying no to that use ("ai-train=no") is not fetched, and is recorded in
+	// skipped.jsonl. Empty (the default) fetches whatever the signal says; the signal
+	// is recorded with every page either way.
+	ContentSignalUse string `yaml:"content_signal_use"`
 }
 
 // SitemapsConfig sets where sitemap URLs come from.
@@ -415,6 +421,11 @@ func (c *Config) Validate() error {
 	}
 	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {
 		return bad("robots.max_age", r.MaxAge, "must be positive and at most 24h (RFC 9309 §2.4)")
+	}
+	switch r.ContentSignalUse {
+	case "", "search", "ai-train", "ai-input":
+	default:
+		return bad("robots.content_signal_use", r.ContentSignalUse, "must be search, ai-train or ai-input (or empty: none)")
 	}
 	if c.Storage.WARCPrefix == "" || strings.ContainsAny(c.Storage.WARCPrefix, `/\`) {
 		return bad("storage.warc_prefix", c.Storage.WARCPrefix, "must be a plain file name prefix")

@@ -67,14 +67,15 @@ func pacing(g robots.Group) politeness.Rules {
 }
 
 // provenance records which robots.txt and which rule allowed a fetch.
-func provenance(e *robots.Entry, d robots.Decision) *storage.RobotsDecision {
+func provenance(e *robots.Entry, d robots.Decision, signal map[string]string) *storage.RobotsDecision {
 	return &storage.RobotsDecision{
-		URL:       e.URL,
-		FetchedAt: e.FetchedAt,
-		Status:    e.Status,
-		Digest:    e.Digest,
-		Rule:      ruleString(d.Rule),
-		Allowed:   d.Allowed,
+		URL:           e.URL,
+		FetchedAt:     e.FetchedAt,
+		Status:        e.Status,
+		Digest:        e.Digest,
+		Rule:          ruleString(d.Rule),
+		Allowed:       d.Allowed,
+		ContentSignal: formatSignal(signal),
 	}
 }
 

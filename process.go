@@ -69,6 +69,15 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if err := c.queueSitemaps(ctx, l.Host, rob); err != nil {
 		return err
 	}
+	signal := c.signal(l.Host)
+	if use := c.cfg.Robots.ContentSignalUse; use != "" && signal[use] == "no" {
+		s := c.leaseSkip(l, skipContentSignal, fmt.Sprintf("Content-Signal: %s; robots.content_signal_use: %s", formatSignal(signal), use))
+		s.RobotsURL = rob.URL
+		if err := c.writeSkips(ctx, s); err != nil {
+			return err
+		}
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.sched.Ready(l.Host)})
+	}
 	decision := rob.Robots.Match(c.agent, l.URL)
 	if !decision.Allowed {
 		c.counters.robotsBlocked.Add(1)
@@ -123,6 +132,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		FetchedAt:   resp.Start.UTC(),
 		Depth:       l.Depth,
 		FoundOn:     l.FoundOn,
+		// ContentSignal is shared with c.signalFor, which replaces maps, never
+		// changes them.
+		ContentSignal: signal,
 	}
 	var (
 		outlinks []string
@@ -152,7 +164,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		TargetURI: l.URL,
 		Date:      resp.Start,
 		Outlinks:  outlinks,
-		Robots:    provenance(rob, decision),
+		Robots:    provenance(rob, decision, signal),
 	}
 	if c.cfg.Storage.TextRecords {
 		ex.Text = page.Text
@@ -445,14 +457,25 @@ func (c *Crawler) queueSitemaps(ctx context.Context, host string, rob *robots.En
 func (c *Crawler) applyRules(host string, r *robots.Robots) {
 	c.rulesMu.Lock()
 	same := c.rulesFor[host] == r
-	c.rulesFor[host] = r
 	c.rulesMu.Unlock()
 	if same || r == nil {
 		return
 	}
 	g := r.Group(c.agent)
+	c.rulesMu.Lock()
+	c.rulesFor[host] = r
+	c.signalFor[host] = g.ContentSignal
+	c.rulesMu.Unlock()
 	c.sched.SetRules(host, pacing(g))
 	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
+}
+
+// signal returns the Content-Signal that host's robots.txt gives our agent; nil when
+// none. applyRules must have seen that robots.txt.
+func (c *Crawler) signal(host string) map[string]string {
+	c.rulesMu.Lock()
+	defer c.rulesMu.Unlock()
+	return c.signalFor[host]
 }
 
 // maxBlock is the longest politeness wait a worker sits through; a host whose wait is

@@ -2,6 +2,10 @@ package crawl
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
@@ -70,4 +74,17 @@ func (c *Crawler) writeSkips(ctx context.Context, skips ...*storage.Skip) error 
 // (its attempts are used up), so that the skip can be written now.
 func (c *Crawler) lastAttempt(l *frontier.Lease) bool {
 	return l.Attempt >= c.cfg.Fetch.MaxAttempts
+}
+
+// formatSignal writes a Content-Signal map as the robots.txt line does, keys sorted:
+// "ai-input=no, ai-train=no, search=yes". It returns "" for none.
+func formatSignal(sig map[string]string) string {
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(sig)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s=%s", k, sig[k])
+	}
+	return b.String()
 }

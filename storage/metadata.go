@@ -29,6 +29,9 @@ type RobotsDecision struct {
 	Digest    string    // payload digest of the robots.txt body; empty: none
 	Rule      string    // the deciding rule as written, e.g. "allow: /docs/"; empty: no rule matched
 	Allowed   bool      // the decision
+	// ContentSignal is the Content-Signal of the robots.txt group that applies, as
+	// written there with keys sorted ("ai-train=no, search=yes"); empty: none.
+	ContentSignal string
 }
 
 // WriteMetadata archives m as a metadata record, durable when it returns. It
@@ -38,8 +41,8 @@ type RobotsDecision struct {
 //
 // The record block holds one field per line: "outlink: <URI>" per outlink,
 // then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
-// robots-rule ("none" when no rule matched) and robots-decision ("allow" or
-// "disallow").
+// robots-rule ("none" when no rule matched), robots-decision ("allow" or
+// "disallow") and, when the robots.txt gives one, robots-content-signal.
 func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -116,6 +119,9 @@ func (m *Metadata) fields() []byte {
 			decision = "allow"
 		}
 		add("robots-decision", decision)
+		if r.ContentSignal != "" {
+			add("robots-content-signal", r.ContentSignal)
+		}
 	}
 	return b
 }

@@ -14,8 +14,8 @@ import (
 
 // Page is one line of pages.jsonl: a fetched document, where its bytes are
 // archived and what extraction found in it. The JSON names are given beside
-// each field; every field is always present except text, which is left out
-// when empty.
+// each field; every field is always present except text and content_signal,
+// which are left out when empty.
 type Page struct {
 	URL           string    // url: the URL fetched
 	FinalURL      string    // final_url: the URL the document came from (after redirects handled by the crawler); often URL
@@ -36,6 +36,9 @@ type Page struct {
 	Depth         int       // depth: links followed from a seed (seeds are 0)
 	FoundOn       string    // found_on: the URL of the page linking here; empty for seeds
 	Text          string    // text: the document's text, when the configuration asks for it
+	// ContentSignal is the robots.txt Content-Signal that applies to the page, such as
+	// "ai-train" → "no" (content_signal: an object, left out when nil).
+	ContentSignal map[string]string
 }
 
 // pageJSON fixes the JSON form of Page.
@@ -59,6 +62,8 @@ type pageJSON struct {
 	Depth         int    `json:"depth"`
 	FoundOn       string `json:"found_on"`
 	Text          string `json:"text,omitempty"`
+
+	ContentSignal map[string]string `json:"content_signal,omitempty"`
 }
 
 // fetchedAtLayout is RFC 3339 with milliseconds.
@@ -72,7 +77,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		PayloadDigest: p.PayloadDigest, WARCFile: p.WARCFile, WARCOffset: p.WARCOffset,
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
-		FoundOn: p.FoundOn, Text: p.Text,
+		FoundOn: p.FoundOn, Text: p.Text, ContentSignal: p.ContentSignal,
 	})
 }
 
@@ -94,7 +99,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Length: j.Length, FetchedAt: at, PayloadDigest: j.PayloadDigest, WARCFile: j.WARCFile,
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
-		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text,
+		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, ContentSignal: j.ContentSignal,
 	}
 	return nil
 }
