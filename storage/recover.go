@@ -126,6 +126,37 @@ type Recovery struct {
 	Removed bool   // the file held no whole record and was removed
 }
 
+// Repairs returns what OpenWARC repaired: the torn tail cut from the newest
+// file of an earlier run, or that file removed when it held no whole record,
+// and the temporary files of a WARC file whose start failed, removed. It is
+// empty when nothing needed repair.
+func (w *WARCWriter) Repairs() []Recovery {
+	return append([]Recovery(nil), w.repairs...)
+}
+
+// removeTemps removes the temporary files startFile leaves when the process
+// dies while a WARC file starts.
+func (w *WARCWriter) removeTemps(entries []os.DirEntry) error {
+	for _, e := range entries {
+		base, ok := strings.CutSuffix(e.Name(), tempSuffix)
+		if !ok {
+			continue
+		}
+		if _, ok := parseName(w.opts.Prefix, base); !ok {
+			continue
+		}
+		var size int64
+		if fi, err := e.Info(); err == nil {
+			size = fi.Size()
+		}
+		if err := os.Remove(filepath.Join(w.opts.Dir, e.Name())); err != nil {
+			return fmt.Errorf("storage: repair: %w", err)
+		}
+		w.repairs = append(w.repairs, Recovery{File: e.Name(), Cut: size, Removed: true})
+	}
+	return nil
+}
+
 // repairFile cuts path after its last whole record, scanning from from (a
 // record boundary known to be durable). It returns what it did; Cut is 0 when
 // the file was whole.
@@ -147,7 +178,7 @@ func repairFile(path string, from int64, noSync bool) (Recovery, error) {
 	end, _ := scanMembers(io.NewSectionReader(f, from, size-from))
 	rec.Kept = from + end
 	rec.Cut = size - rec.Kept
-	if rec.Cut == 0 {
+	if rec.Cut == 0 && rec.Kept > 0 {
 		return rec, nil
 	}
 	if rec.Kept == 0 {

@@ -144,6 +144,11 @@ type WARCWriter struct {
 	rec  *Recovery
 	cdx  *cdxjWriter // the CDXJ index of each file (cdxj_writer.go)
 
+	// repairs lists what OpenWARC cut or removed (recover.go).
+	repairs []Recovery
+	// openFile, when set, replaces os.OpenFile: tests inject write failures.
+	openFile func(name string, flag int, perm os.FileMode) (*os.File, error)
+
 	mu      sync.Mutex // guards the fields below and the order of bytes in files
 	f       *os.File
 	name    string
@@ -267,6 +272,9 @@ func (w *WARCWriter) recover() error {
 			w.serial, newest = serial, e.Name()
 		}
 	}
+	if err := w.removeTemps(entries); err != nil {
+		return err
+	}
 	if newest == "" {
 		return nil
 	}
@@ -278,8 +286,9 @@ func (w *WARCWriter) recover() error {
 	if err != nil {
 		return err
 	}
-	if rec.Cut > 0 {
+	if rec.Cut > 0 || rec.Removed {
 		w.rec = &rec
+		w.repairs = append(w.repairs, rec)
 	}
 	return nil
 }
@@ -550,7 +559,7 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg
 	if _, err := w.f.Write(data); err != nil {
 		// The file may now end in a torn record: refuse further writes;
 		// OpenWARC repairs the file.
-		w.err = fmt.Errorf("storage: write %s: %w", name, err)
+		w.err = ioError("write", name, err)
 		w.fl.fail(w.err)
 		w.mu.Unlock()
 		return "", 0, w.err
@@ -608,7 +617,9 @@ func (w *WARCWriter) markDurable(name string, size int64) {
 }
 
 // rotate closes the current file, synced, and starts the next with its
-// warcinfo record. w.mu is held.
+// warcinfo record. The warcinfo record is written under a temporary name
+// that is renamed once it is whole, so a failed start (a full disk) leaves
+// no empty or partial WARC file behind. w.mu is held.
 func (w *WARCWriter) rotate() error {
 	if err := w.closeFile(); err != nil {
 		return err
@@ -616,27 +627,13 @@ func (w *WARCWriter) rotate() error {
 	now := w.opts.Now()
 	w.serial++
 	name := fileName(w.opts.Prefix, now, w.serial)
-	path := filepath.Join(w.opts.Dir, name)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	f, size, err := w.startFile(name, w.warcinfo(name, now))
 	if err != nil {
-		return fmt.Errorf("storage: %w", err)
+		return err
 	}
-	info := w.warcinfo(name, now)
-	if _, err := f.Write(info); err != nil {
-		f.Close()
-		return fmt.Errorf("storage: write %s: %w", name, err)
-	}
-	if !w.opts.NoSync {
-		// The warcinfo record is synced with the first records; the
-		// directory entry must be durable before any record is acknowledged.
-		if err := syncDir(w.opts.Dir); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	w.f, w.name, w.size, w.records = f, name, int64(len(info)), 0
+	w.f, w.name, w.size, w.records = f, name, size, 0
 	w.stats.Files++
-	w.stats.Bytes += int64(len(info))
+	w.stats.Bytes += size
 	return nil
 }
 
