@@ -133,3 +133,81 @@ func TestDamagedRobotsRecordDropped(t *testing.T) {
 		t.Errorf("summary: complete %v, robots.txt fetched %d; want complete, 1", sum.Complete, sum.RobotsFetched)
 	}
 }
+
+// TestRobotsRedirectPacesTarget: robots.txt of several hosts redirects, after a while, to
+// the robots.txt of a busy host B. Every hop to B must wait for B's turn like any other
+// request to B: B never sees two requests at once nor a gap below its delay.
+func TestRobotsRedirectPacesTarget(t *testing.T) {
+	const delay = 10 * time.Millisecond
+	b := crawltest.Site{
+		Host:    "b.test",
+		Robots:  &crawltest.Robots{Body: "User-agent: *\nDisallow: /private/\n"},
+		Latency: 150 * time.Millisecond, // B is nearly always busy
+		Pages:   map[string]*crawltest.Page{"/": {}},
+	}
+	for i := range 12 {
+		b.Pages["/"].Links = append(b.Pages["/"].Links, fmt.Sprintf("/p%d.html", i))
+		b.Pages[fmt.Sprintf("/p%d.html", i)] = &crawltest.Page{}
+	}
+	sites := []crawltest.Site{b}
+	for i := range 5 {
+		sites = append(sites, crawltest.Site{
+			Host: fmt.Sprintf("a%d.test", i),
+			// The redirects answer while B is busy with its pages.
+			Robots: &crawltest.Robots{RedirectTo: "http://b.test/robots.txt", Latency: time.Duration(250+60*i) * time.Millisecond},
+			Pages:  map[string]*crawltest.Page{"/": {}},
+		})
+	}
+	sites = append(sites,
+		// Two hosts whose robots.txt redirect to each other: a loop, unreachable, and
+		// no deadlock between their tickets.
+		crawltest.Site{Host: "c.test", Robots: &crawltest.Robots{RedirectTo: "http://d.test/robots.txt"},
+			Pages: map[string]*crawltest.Page{"/": {}}},
+		crawltest.Site{Host: "d.test", Robots: &crawltest.Robots{RedirectTo: "http://c.test/robots.txt"},
+			Pages: map[string]*crawltest.Page{"/": {}}},
+		// A redirect to the same host waits for that host's delay.
+		crawltest.Site{Host: "e.test", Robots: &crawltest.Robots{RedirectTo: "http://e.test/rules.txt"},
+			Pages: map[string]*crawltest.Page{"/": {}, "/rules.txt": {ContentType: "text/plain", Body: "User-agent: *\nAllow: /\n"}}},
+	)
+	farm := startFarm(t, sites)
+	cfg := testConfig(farm, t.TempDir())
+	cfg.Politeness.MinDelay = crawl.Duration(delay)
+	runCrawl(t, cfg)
+	// The auditor exempts robots.txt redirect targets from pacing; this test does not.
+	byHost := map[string][]crawltest.Request{}
+	for _, req := range farm.Requests() {
+		byHost[req.Host] = append(byHost[req.Host], req)
+	}
+	for host, reqs := range byHost {
+		for i, req := range reqs {
+			if i == 0 {
+				continue
+			}
+			prev := reqs[i-1]
+			if gap := req.Start.Sub(prev.Start); gap+time.Millisecond < delay {
+				t.Errorf("%s%s started %v after %s, below the %v delay", host, req.Path, gap, prev.Path, delay)
+			}
+			for _, earlier := range reqs[:i] {
+				if req.Start.Add(time.Millisecond).Before(earlier.End) {
+					t.Errorf("%s%s started while %s was in flight (2 requests at once)", host, req.Path, earlier.Path)
+				}
+			}
+		}
+	}
+	robotsHops := 0
+	for _, req := range byHost["b.test"] {
+		if req.Path == "/robots.txt" {
+			robotsHops++
+		}
+	}
+	if robotsHops != 1+5 {
+		t.Errorf("b.test/robots.txt fetched %d times, want 6 (its own and one hop per redirecting host)", robotsHops)
+	}
+	for _, host := range []string{"c.test", "d.test"} {
+		for _, req := range byHost[host] {
+			if req.Path != "/robots.txt" {
+				t.Errorf("%s%s fetched though its robots.txt redirects in a loop", host, req.Path)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -86,33 +87,90 @@ type robotsFetcher struct{ c *Crawler }
 // robotsMaxRedirects is RFC 9309's minimum number of redirects to follow.
 const robotsMaxRedirects = 5
 
+// FetchRobots follows the redirects itself, hop by hop, rather than letting the client
+// follow them: every hop is a request to its own authority and waits for that
+// authority's ticket and spacing, as any other request to it does, so a robots.txt
+// that redirects to another host cannot hit that host while it is busy or too soon.
+// Only one ticket is held at a time, released before the next hop asks for its own,
+// so hops to the same host, or two hosts redirecting to each other, cannot deadlock;
+// every wait ends with ctx.
 func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*robots.FetchResult, error) {
 	c := f.c
-	host := extract.Authority(robotsURL)
-	ticket, err := c.sched.Acquire(ctx, host)
+	c.counters.robotsFetched.Add(1)
+	target := robotsURL
+	seen := map[string]bool{target: true}
+	for hops := 0; ; hops++ {
+		resp, err := f.hop(ctx, target)
+		if err != nil {
+			c.log.Info("robots.txt unreachable", "url", robotsURL, "fetching", target, "err", err)
+			return nil, err
+		}
+		next := resp.Location
+		redirect := resp.Status >= 300 && resp.Status < 400 && next != ""
+		switch {
+		case !redirect:
+			c.log.Debug("robots.txt fetched", "url", robotsURL, "status", resp.Status, "final", resp.FinalURL)
+			return &robots.FetchResult{Status: resp.Status, Body: resp.Body, Header: resp.Header, FinalURL: resp.FinalURL}, nil
+		case hops >= robotsMaxRedirects, seen[next]:
+			// A 3xx result: the redirects were not all followed, so robots.txt is
+			// unreachable (robots.FetchResult).
+			c.log.Info("robots.txt unreachable: redirects not followed", "url", robotsURL,
+				"hops", hops+1, "loop", seen[next], "last", next)
+			return &robots.FetchResult{Status: resp.Status, Header: resp.Header, FinalURL: resp.FinalURL}, nil
+		}
+		seen[next] = true
+		target = next
+	}
+}
+
+// hop fetches one URL of a robots.txt redirect chain, without following redirects,
+// holding its authority's politeness ticket, and archives the exchange.
+func (f *robotsFetcher) hop(ctx context.Context, target string) (*fetch.Response, error) {
+	c := f.c
+	ticket, err := f.acquire(ctx, extract.Authority(target))
 	if err != nil {
 		return nil, err
 	}
 	resp, ferr := c.client.Fetch(ctx, &fetch.Request{
-		URL:             robotsURL,
-		FollowRedirects: robotsMaxRedirects,
-		AcceptTypes:     []string{},
-		MaxBodySize:     robots.MaxSize + 1,
+		URL:         target,
+		AcceptTypes: []string{},
+		MaxBodySize: robots.MaxSize + 1,
 	})
 	c.sched.Release(ticket, observe(resp, ferr))
-	c.counters.robotsFetched.Add(1)
 	if resp != nil {
-		for _, hop := range append(resp.Redirects, resp) {
-			if _, err := c.warc.WriteExchange(ctx, exchange(hop, "robots")); err != nil {
-				c.log.Error("archiving robots.txt", "url", hop.FinalURL, "err", err)
-			}
-			c.counters.bytes.Add(int64(len(hop.RawBody)))
+		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
+			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
+		}
+		c.counters.bytes.Add(int64(len(resp.RawBody)))
+	}
+	return resp, ferr
+}
+
+// acquire waits for host's politeness ticket. A host deferred beyond the scheduler's
+// longest wait (a Crawl-delay above max_delay, a Visit-time window) is waited for too,
+// up to robotsMaxDefer, until ctx ends: robots.txt is needed before anything of the
+// host can be fetched. A longer deferral is returned as the error, and robots.txt is
+// tried again later as for any failed fetch.
+func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.Ticket, error) {
+	for {
+		ticket, err := f.c.sched.Acquire(ctx, host)
+		var deferred *politeness.DeferredError
+		if !errors.As(err, &deferred) {
+			return ticket, err
+		}
+		wait := deferred.Until.Sub(f.c.now())
+		if wait > robotsMaxDefer {
+			return nil, err
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		case <-timer.C:
 		}
 	}
-	if ferr != nil {
-		c.log.Info("robots.txt unreachable", "url", robotsURL, "err", ferr)
-		return nil, ferr
-	}
-	c.log.Debug("robots.txt fetched", "url", robotsURL, "status", resp.Status, "final", resp.FinalURL)
-	return &robots.FetchResult{Status: resp.Status, Body: resp.Body, Header: resp.Header, FinalURL: resp.FinalURL}, nil
 }
+
+// robotsMaxDefer is the longest a robots.txt fetch waits for a deferred host's turn.
+const robotsMaxDefer = 5 * time.Minute
