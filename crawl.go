@@ -81,8 +81,8 @@ type Crawler struct {
 	setAsideMu     sync.Mutex
 	setAside       map[string]bool // hosts set aside in this run (robots.txt unreachable)
 	rulesMu        sync.Mutex
-	rulesFor       map[string]*robots.Robots    // the robots.txt whose pacing rules the scheduler holds, by authority
-	signalFor      map[string]map[string]string // the Content-Signal of that robots.txt for our agent, by authority
+	rulesFor       map[string]*robots.Robots // the robots.txt whose pacing rules the scheduler holds, by authority
+	groupFor       map[string]groupFacts     // what that robots.txt asks of our agent, by authority
 }
 
 // New checks cfg and builds a Crawler. It opens no file and starts nothing: Run does.
@@ -97,7 +97,7 @@ func New(cfg Config) (*Crawler, error) {
 		finished:       make(chan struct{}),
 		sitemapsQueued: map[string]bool{},
 		rulesFor:       map[string]*robots.Robots{},
-		signalFor:      map[string]map[string]string{},
+		groupFor:       map[string]groupFacts{},
 		setAside:       map[string]bool{},
 		counters:       newCounters(),
 	}

@@ -69,7 +69,8 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if err := c.queueSitemaps(ctx, l.Host, rob); err != nil {
 		return err
 	}
-	signal := c.signal(l.Host)
+	facts := c.groupFacts(l.Host)
+	signal := facts.signal
 	if use := c.cfg.Robots.ContentSignalUse; use != "" && signal[use] == "no" {
 		s := c.leaseSkip(l, skipContentSignal, fmt.Sprintf("Content-Signal: %s; robots.content_signal_use: %s", formatSignal(signal), use))
 		s.RobotsURL = rob.URL
@@ -93,6 +94,16 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	// restart) goes back to the frontier rather than holding this worker: the URL keeps
 	// its place at the head of the host's queue, and the worker takes another host.
 	if ready := c.sched.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
+		if ready.Sub(c.now()) > c.cfg.Politeness.MaxDelay.d() {
+			// Longer than a worker would ever wait: say so (it happens once per host,
+			// when its robots.txt asks for it; later leases come when it is ready).
+			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",
+				c.cfg.Politeness.MaxDelay, ready.UTC().Format(time.RFC3339)))
+			s.Until, s.Delay, s.RobotsURL = ready.UTC(), facts.delay, rob.URL
+			if err := c.writeSkips(ctx, s); err != nil {
+				return err
+			}
+		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
 	}
 	ticket, err := c.sched.Acquire(leaseCtx, l.Host)
@@ -103,9 +114,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("%s: the host may not be fetched before %s; tried again then",
 				deferred.Reason, deferred.Until.UTC().Format(time.RFC3339)))
 			s.Until, s.RobotsURL = deferred.Until.UTC(), rob.URL
-			if g := rob.Robots.Group(c.agent); g.CrawlDelay > 0 || !g.RequestRate.IsZero() {
-				s.Delay = max(g.CrawlDelay, g.RequestRate.Interval())
-			}
+			s.Delay = facts.delay
 			if err := c.writeSkips(ctx, s); err != nil {
 				return err
 			}
@@ -132,7 +141,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		FetchedAt:   resp.Start.UTC(),
 		Depth:       l.Depth,
 		FoundOn:     l.FoundOn,
-		// ContentSignal is shared with c.signalFor, which replaces maps, never
+		// ContentSignal is shared with c.groupFor, which replaces maps, never
 		// changes them.
 		ContentSignal: signal,
 	}
@@ -307,7 +316,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	if n := doc.Skipped["limit"]; n > 0 {
 		*skips = append(*skips, c.skip(l.URL, skipLinkLimit,
-			fmt.Sprintf("%d links to further URLs past scope.max_links_per_page %d were not followed", n, c.cfg.Scope.MaxLinksPerPage), l.FoundOn, l.Depth))
+			fmt.Sprintf("URLs left out: %d, past scope.max_links_per_page %d", n, c.cfg.Scope.MaxLinksPerPage), l.FoundOn, l.Depth))
 	}
 	outlinks := make([]string, 0, len(doc.Links))
 	for _, ln := range doc.Links {
@@ -464,18 +473,24 @@ func (c *Crawler) applyRules(host string, r *robots.Robots) {
 	g := r.Group(c.agent)
 	c.rulesMu.Lock()
 	c.rulesFor[host] = r
-	c.signalFor[host] = g.ContentSignal
+	c.groupFor[host] = groupFacts{signal: g.ContentSignal, delay: max(g.CrawlDelay, g.RequestRate.Interval())}
 	c.rulesMu.Unlock()
 	c.sched.SetRules(host, pacing(g))
 	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
 }
 
-// signal returns the Content-Signal that host's robots.txt gives our agent; nil when
-// none. applyRules must have seen that robots.txt.
-func (c *Crawler) signal(host string) map[string]string {
+// groupFacts is what a host's robots.txt asks of our agent, beside its rules.
+type groupFacts struct {
+	signal map[string]string // Content-Signal; nil: none
+	delay  time.Duration     // the wait asked between requests (Crawl-delay, Request-rate); 0: none
+}
+
+// groupFacts returns what host's robots.txt asks of our agent. applyRules must have
+// seen that robots.txt.
+func (c *Crawler) groupFacts(host string) groupFacts {
 	c.rulesMu.Lock()
 	defer c.rulesMu.Unlock()
-	return c.signalFor[host]
+	return c.groupFor[host]
 }
 
 // maxBlock is the longest politeness wait a worker sits through; a host whose wait is

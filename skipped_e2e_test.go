@@ -157,3 +157,60 @@ func readJSONL(t *testing.T, path string) []map[string]any {
 	}
 	return out
 }
+
+// A host whose robots.txt asks for a longer wait than politeness.max_delay gets a
+// "deferred" line with the Crawl-delay asked; it is still fetched, at that pace.
+func TestCrawlSkippedDeferred(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{
+		Host:   "slowpoke.test",
+		Robots: &crawltest.Robots{Body: "User-agent: *\nCrawl-delay: 0.8\n"},
+		Delay:  800 * time.Millisecond,
+		Pages:  map[string]*crawltest.Page{"/": {Links: []string{"/a"}}, "/a": {}},
+	}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Politeness.MaxDelay = crawl.Duration(100 * time.Millisecond)
+	runCrawl(t, cfg)
+	auditOK(t, farm, 0)
+	lines := readJSONL(t, filepath.Join(dir, "skipped.jsonl"))
+	if len(lines) != 1 {
+		t.Fatalf("skipped.jsonl: %v, want one deferred line", lines)
+	}
+	l := lines[0]
+	if l["url"] != "http://slowpoke.test/" || l["reason"] != "deferred" || l["crawl_delay"] != 0.8 || l["until"] == nil {
+		t.Errorf("deferred line: %v", l)
+	}
+}
+
+// scope.max_links_per_page counts distinct URLs, fragments removed, and the links
+// past it are recorded as one link-limit line for the page (issue 12, defect 3).
+func TestCrawlLinkLimit(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{
+		Host: "toc.test",
+		Pages: map[string]*crawltest.Page{
+			"/":       {Body: `<a href="/a.html#1">1</a><a href="/a.html#2">2</a><a href="/a.html#3">3</a><a href="/b.html">b</a><a href="/c.html">c</a>`, Links: []string{"/a.html", "/b.html"}},
+			"/a.html": {},
+			"/b.html": {},
+			"/c.html": {},
+		},
+	}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Scope.MaxLinksPerPage = 2
+	sum := runCrawl(t, cfg)
+	fetched := map[string]bool{}
+	for _, r := range farm.Requests() {
+		fetched[r.Path] = true
+	}
+	if !fetched["/a.html"] || !fetched["/b.html"] || fetched["/c.html"] {
+		t.Errorf("fetched %v, want /a.html and /b.html, not /c.html", fetched)
+	}
+	lines := readJSONL(t, filepath.Join(dir, "skipped.jsonl"))
+	if len(lines) != 1 || lines[0]["url"] != "http://toc.test/" || lines[0]["reason"] != "link-limit" ||
+		!strings.Contains(lines[0]["detail"].(string), "left out: 1,") {
+		t.Errorf("skipped.jsonl: %v, want one link-limit line for the page", lines)
+	}
+	if sum.Skipped["link-limit"] != 1 {
+		t.Errorf("summary counts %d link-limit, want 1", sum.Skipped["link-limit"])
+	}
+}
