@@ -1,0 +1,13 @@
+// Package archivetest holds the tests that open politecrawl's output in the
+// tools archivists use: webrecorder's warcio (its CDXJ indexer against ours),
+// an independent WACZ checker, and ReplayWeb.page replaying a farm crawl's
+// WACZ in headless Chromium driven over the DevTools protocol. It has no code
+// but its tests.
+//
+// The tools are installed by .ci/extra: Debian's chromium, and the npm
+// packages of .ci/node (node_modules there). When they are missing the tests
+// skip, unless POLITECRAWL_REPLAY=1 (set by .ci/extra), which makes a missing
+// tool a failure. Artefacts (the WACZ, the screenshot of the replayed page)
+// go to POLITECRAWL_ARTEFACTS, or a temporary directory; their paths are
+// logged.
+package archivetest

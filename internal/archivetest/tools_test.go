@@ -1,0 +1,473 @@
+package archivetest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// required reports whether a missing tool fails the tests instead of
+// skipping them (POLITECRAWL_REPLAY=1, as .ci/extra sets it).
+func required() bool { return os.Getenv("POLITECRAWL_REPLAY") == "1" }
+
+// need returns the path of a tool, or skips (or fails, when required) the
+// test when it is missing.
+func need(t *testing.T, what, path string) string {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if required() {
+			t.Fatalf("%s not found at %s (POLITECRAWL_REPLAY=1): %v; .ci/extra installs it", what, path, err)
+		}
+		t.Skipf("%s not found at %s; .ci/extra installs it", what, path)
+	}
+	return path
+}
+
+// nodeModules is the directory of the npm packages of .ci/node.
+func nodeModules() string {
+	if d := os.Getenv("POLITECRAWL_NODE_MODULES"); d != "" {
+		return d
+	}
+	abs, _ := filepath.Abs(filepath.Join("..", "..", ".ci", "node", "node_modules"))
+	return abs
+}
+
+func chromiumPath() string {
+	if p := os.Getenv("POLITECRAWL_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// artefacts returns the directory test artefacts are kept in.
+func artefacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("POLITECRAWL_ARTEFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(dir)
+	return abs
+}
+
+// farmCrawl is one crawl of crawltest.DemoSites with text records and a WACZ,
+// shared by the tests of this package.
+var farmCrawl = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "politecrawl-archivetest-")
+	if err != nil {
+		return "", err
+	}
+	farm, err := crawltest.Start(crawltest.DemoSites()...)
+	if err != nil {
+		return "", err
+	}
+	defer farm.Close()
+	const delay = 50 * time.Millisecond
+	cfg := crawl.DefaultConfig()
+	cfg.DataDir = dir
+	cfg.Seeds = farm.Seeds()
+	cfg.Workers = 8
+	cfg.Politeness.MinDelay = crawl.Duration(delay)
+	cfg.Politeness.BackoffBase = crawl.Duration(10 * delay)
+	cfg.Politeness.BackoffMax = crawl.Duration(100 * delay)
+	cfg.Robots.UnreachableRetry = crawl.Duration(10 * delay)
+	cfg.Network.AllowPrivate = true
+	cfg.Network.Resolve = farm.Resolve()
+	cfg.Storage.Text = true
+	cfg.Storage.TextRecords = true
+	cfg.Storage.WACZ = true
+	c, err := crawl.New(cfg)
+	if err != nil {
+		return "", err
+	}
+	var log bytes.Buffer
+	c.Stderr = &log
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := c.Run(ctx); err != nil {
+		return "", fmt.Errorf("farm crawl: %w\n%s", err, log.String())
+	}
+	return dir, nil
+})
+
+func crawlDir(t *testing.T) string {
+	t.Helper()
+	dir, err := farmCrawl()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, err := farmCrawl(); err == nil && dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// TestWarcioAgrees indexes every WARC file of a farm crawl with webrecorder's
+// warcio (npm) and compares its CDXJ with ours, record by record: offsets,
+// lengths, digests, URLs, timestamps, status and MIME types equal, the keys
+// equal or apart only where warcio.js's SURT departs from pywb's (see
+// keyDeparture).
+func TestWarcioAgrees(t *testing.T) {
+	node := need(t, "node", lookPath("node"))
+	cli := need(t, "warcio", filepath.Join(nodeModules(), "warcio", "dist", "cli.js"))
+	dir := crawlDir(t)
+	files, err := storage.WARCFiles(filepath.Join(dir, "warc"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("WARC files %v, %v", files, err)
+	}
+	args := append([]string{cli, "cdx-index"}, files...)
+	for _, f := range []string{"urlkey", "timestamp", "url", "mime", "status", "digest", "length", "offset", "filename", "warc-type"} {
+		args = append(args, "-f", f)
+	}
+	cmd := exec.Command(node, args...)
+	cmd.Dir = filepath.Join(dir, "warc")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("warcio cdx-index: %v\n%s", err, stderr.String())
+	}
+
+	type key struct{ file, offset string }
+	ours := map[key]cdxj{}
+	for _, f := range files {
+		for _, l := range readLines(t, f+storage.IndexSuffix) {
+			c := parseCDXJ(t, l)
+			ours[key{c.fields["filename"], c.fields["offset"]}] = c
+		}
+	}
+	theirs := 0
+	var departures []string
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l == "" {
+			continue
+		}
+		w := parseCDXJ(t, l)
+		if typ := w.fields["warc-type"]; typ != "response" && typ != "revisit" {
+			continue // conversion records: warcio indexes them, we do not (replay tools would serve the text)
+		}
+		theirs++
+		k := key{filepath.Base(w.fields["filename"]), w.fields["offset"]}
+		o, ok := ours[k]
+		if !ok {
+			t.Errorf("warcio indexes a record we do not: %s", l)
+			continue
+		}
+		delete(ours, k)
+		for _, f := range []string{"url", "mime", "status", "digest", "length"} {
+			if o.fields[f] != w.fields[f] {
+				t.Errorf("%s at %s:%s: %s %q, warcio says %q", o.fields["url"], k.file, k.offset, f, o.fields[f], w.fields[f])
+			}
+		}
+		if o.timestamp != w.timestamp {
+			t.Errorf("%s: timestamp %s, warcio says %s", o.fields["url"], o.timestamp, w.timestamp)
+		}
+		if o.key != w.key {
+			if why := keyDeparture(w.key, o.key); why != "" {
+				departures = append(departures, fmt.Sprintf("%s: ours %s, warcio %s (%s)", o.fields["url"], o.key, w.key, why))
+			} else {
+				t.Errorf("%s: key %q, warcio says %q", o.fields["url"], o.key, w.key)
+			}
+		}
+	}
+	for k, o := range ours {
+		t.Errorf("we index a record warcio does not: %s:%s %s", k.file, k.offset, o.fields["url"])
+	}
+	t.Logf("warcio and politecrawl agree on %d records of %d WARC files", theirs, len(files))
+	sort.Strings(departures)
+	for _, d := range departures {
+		t.Logf("key departure: %s", d)
+	}
+}
+
+// keyDeparture explains a key of ours (pywb's SURT) that differs from
+// warcio.js's: warcio.js neither lower-cases the path and query nor removes
+// the path's trailing slash, which pywb's surt does. It returns "" when those
+// do not explain the difference.
+func keyDeparture(warcioKey, ourKey string) string {
+	host, rest, ok := strings.Cut(warcioKey, ")")
+	if !ok {
+		return ""
+	}
+	path, query, hasQuery := strings.Cut(rest, "?")
+	if len(path) > 1 {
+		path = strings.TrimSuffix(path, "/")
+	}
+	k := host + ")" + strings.ToLower(path)
+	if hasQuery && query != "" {
+		k += "?" + strings.ToLower(query)
+	}
+	if k != ourKey {
+		return ""
+	}
+	return "pywb lower-cases the path and drops its trailing slash; warcio.js does not"
+}
+
+func lookPath(name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "/nonexistent/" + name
+	}
+	return p
+}
+
+// TestWACZCheck checks the farm crawl's WACZ with an independent checker
+// written against the WACZ 1.1.1 specification in Python (its standard
+// zipfile, hashlib and gzip): entries STORED, every file listed with its
+// size and SHA-256, the digest of datapackage.json, pages, and every index
+// line pointing at a whole record of its URL.
+func TestWACZCheck(t *testing.T) {
+	python := need(t, "python3", lookPath("python3"))
+	script, _ := filepath.Abs(filepath.Join("..", "..", ".ci", "wacz_check.py"))
+	dir := crawlDir(t)
+	wacz := filepath.Join(dir, crawl.WACZName)
+	keep := filepath.Join(artefacts(t), "farm.wacz")
+	if b, err := os.ReadFile(wacz); err == nil {
+		os.WriteFile(keep, b, 0o644)
+		t.Logf("WACZ of the farm crawl: %s", keep)
+	}
+	out, err := exec.Command(python, script, wacz).CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("wacz_check.py: %v", err)
+	}
+}
+
+// TestReplayInChromium serves ReplayWeb.page's built UI and service worker
+// (npm replaywebpage) and the farm crawl's WACZ from loopback, opens it in
+// headless Chromium, and checks the replayed front page of news.test: its
+// title and a link target in the replayed DOM. The screenshot is kept.
+func TestReplayInChromium(t *testing.T) {
+	chromium := need(t, "chromium", chromiumPath())
+	rwp := need(t, "replaywebpage", filepath.Join(nodeModules(), "replaywebpage"))
+	need(t, "replaywebpage's service worker", filepath.Join(rwp, "sw.js"))
+	dir := crawlDir(t)
+	wacz := filepath.Join(dir, crawl.WACZName)
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/crawl.wacz", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, wacz) // with Range, as ReplayWeb.page reads the package in place
+	})
+	mux.Handle("/", http.FileServer(http.Dir(rwp)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+
+	const target = "http://news.test/"
+	var berr bytes.Buffer
+	b, err := startBrowser(chromium, t.TempDir(), &berr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		b.close()
+		if t.Failed() {
+			t.Logf("chromium stderr:\n%s", lastLines(berr.String(), 30))
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var created struct{ TargetID string }
+	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &created); err != nil {
+		t.Fatal(err)
+	}
+	var attached struct{ SessionID string }
+	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached); err != nil {
+		t.Fatal(err)
+	}
+	s := attached.SessionID
+	if err := b.call(ctx, s, "Page.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	page := base + "/?source=" + url.QueryEscape(base+"/crawl.wacz") + "#view=replay&url=" + url.QueryEscape(target)
+	t.Logf("opening %s", page)
+	if err := b.call(ctx, s, "Page.navigate", map[string]any{"url": page}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	shot := filepath.Join(artefacts(t), "replay-news.test.png")
+	screenshot := func() {
+		var res struct{ Data string }
+		if err := b.call(ctx, s, "Page.captureScreenshot", map[string]any{"format": "png"}, &res); err != nil {
+			t.Logf("screenshot: %v", err)
+			return
+		}
+		png, _ := base64.StdEncoding.DecodeString(res.Data)
+		if err := os.WriteFile(shot, png, 0o644); err != nil {
+			t.Logf("screenshot: %v", err)
+			return
+		}
+		t.Logf("screenshot of the replayed page: %s", shot)
+	}
+
+	// The replayed page is a frame whose URL is the collection's replay URL of
+	// the target (…/w/<collection>/<timestamp>mp_/http://news.test/), nested in
+	// the app's frames. Poll the frame tree until it is there and loaded.
+	var got replayedDOM
+	var frames []string
+	for {
+		var tree struct{ FrameTree frameTree }
+		if err := b.call(ctx, s, "Page.getFrameTree", nil, &tree); err != nil {
+			t.Fatal(err)
+		}
+		frames = frames[:0]
+		id := tree.FrameTree.find(func(u string) bool {
+			frames = append(frames, u)
+			return strings.Contains(u, "mp_/"+target) || strings.HasSuffix(u, "/"+target) && strings.Contains(u, "/w/")
+		})
+		if id != "" {
+			got, err = readDOM(ctx, b, s, id)
+			if err == nil && got.Ready == "complete" && got.Title != "" {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			screenshot()
+			t.Fatalf("no replayed page of %s within the deadline; frames: %q; last DOM read %+v", target, frames, got)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	screenshot()
+	if got.Title != "news.test/" {
+		t.Errorf("replayed title %q, want %q", got.Title, "news.test/")
+	}
+	found := false
+	for _, h := range got.Links {
+		if strings.HasSuffix(h, "news.test/world.html") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("replayed page has no link to http://news.test/world.html; links %q", got.Links)
+	}
+	t.Logf("replayed %s: title %q, %d links, e.g. %q", target, got.Title, len(got.Links), first(got.Links))
+}
+
+type frameTree struct {
+	Frame struct {
+		ID  string `json:"id"`
+		URL string `json:"url"`
+	} `json:"frame"`
+	ChildFrames []frameTree `json:"childFrames"`
+}
+
+func (f *frameTree) find(match func(string) bool) string {
+	if match(f.Frame.URL) {
+		return f.Frame.ID
+	}
+	for i := range f.ChildFrames {
+		if id := f.ChildFrames[i].find(match); id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+type replayedDOM struct {
+	Ready string   `json:"ready"`
+	Title string   `json:"title"`
+	Links []string `json:"links"`
+}
+
+// readDOM reads the title and the link targets of a frame, from an isolated
+// world, so the replay system's scripts in the page do not answer for it.
+func readDOM(ctx context.Context, b *browser, session, frameID string) (replayedDOM, error) {
+	var world struct{ ExecutionContextID int }
+	if err := b.call(ctx, session, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": "politecrawl-check"}, &world); err != nil {
+		return replayedDOM{}, err
+	}
+	var res struct {
+		Result struct{ Value string }
+	}
+	expr := `JSON.stringify({ready: document.readyState, title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href)})`
+	if err := b.call(ctx, session, "Runtime.evaluate", map[string]any{"expression": expr, "contextId": world.ExecutionContextID, "returnByValue": true}, &res); err != nil {
+		return replayedDOM{}, err
+	}
+	var d replayedDOM
+	err := json.Unmarshal([]byte(res.Result.Value), &d)
+	return d, err
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cdxj is one parsed CDXJ line.
+type cdxj struct {
+	key, timestamp string
+	fields         map[string]string
+}
+
+func parseCDXJ(t *testing.T, line string) cdxj {
+	t.Helper()
+	k, rest, ok1 := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+	ts, js, ok2 := strings.Cut(rest, " ")
+	var raw map[string]any
+	if !ok1 || !ok2 || json.Unmarshal([]byte(js), &raw) != nil {
+		t.Fatalf("bad CDXJ line %q", line)
+	}
+	f := map[string]string{}
+	for k, v := range raw {
+		f[k] = fmt.Sprint(v)
+	}
+	return cdxj{k, ts, f}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
