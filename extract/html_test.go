@@ -287,7 +287,12 @@ func FuzzHTML(f *testing.F) {
 		if len(p.Text) > opts.MaxTextBytes || len(p.Links) > opts.MaxLinks {
 			t.Fatalf("limits: %d bytes of text, %d links", len(p.Text), len(p.Links))
 		}
+		seen := make(map[string]bool, len(p.Links))
 		for _, l := range p.Links {
+			if seen[l.URL] {
+				t.Fatalf("link %q twice in Links", l.URL)
+			}
+			seen[l.URL] = true
 			if again, err := (*URLRules)(nil).Canonical(l.URL); err != nil || again != l.URL {
 				t.Fatalf("link %q is not normalised: %q, %v", l.URL, again, err)
 			}

@@ -112,3 +112,37 @@ func TestSkippedTornTailAndConcurrency(t *testing.T) {
 		t.Errorf("%d lines, want %d", n, 1+8*10*2)
 	}
 }
+
+// FuzzSkip checks that any line decodes without panic, and that a decoded line encodes
+// and decodes to itself.
+func FuzzSkip(f *testing.F) {
+	f.Add([]byte(`{"url":"http://a.test/private/x","reason":"robots","detail":"disallow: /private/ (line 2)","robots_url":"http://a.test/robots.txt","time":"2026-03-01T12:00:00.123Z","found_on":"http://a.test/","depth":1}`))
+	f.Add([]byte(`{"url":"http://b.test/","reason":"deferred","detail":"crawl-delay","crawl_delay":90,"until":"2026-03-01T12:01:30Z","time":"2026-03-01T12:00:00Z","depth":0}`))
+	f.Add([]byte(`{"crawl_delay":-1e308,"time":"x"}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"time":"9999-12-31T23:59:59-23:59"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var s Skip
+		if err := s.UnmarshalJSON(line); err != nil {
+			return
+		}
+		if y := s.Time.UTC().Year(); y < 0 || y > 9999 {
+			return // RFC 3339 has four-digit years: such a time cannot be written back
+		}
+		if y := s.Until.UTC().Year(); y < 0 || y > 9999 {
+			return
+		}
+		b, err := s.MarshalJSON()
+		if err != nil {
+			t.Fatalf("MarshalJSON of a decoded line: %v", err)
+		}
+		var again Skip
+		if err := again.UnmarshalJSON(b); err != nil {
+			t.Fatalf("decoding %s: %v", b, err)
+		}
+		b2, err := again.MarshalJSON()
+		if err != nil || !bytes.Equal(b, b2) {
+			t.Fatalf("round trip:\n\t%s\n\t%s (%v)", b, b2, err)
+		}
+	})
+}
