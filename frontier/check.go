@@ -1,0 +1,142 @@
+package frontier
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxCheckErrors is how many of bbolt's page errors Check quotes.
+const maxCheckErrors = 3
+
+// Check reads the whole database and returns an error wrapping ErrCorrupt at the first
+// damage it finds, nil when there is none. It checks what Open does not, and what the
+// crawl would otherwise meet only when it reaches the damaged part: every record of
+// every bucket decodes (queue entries, leases, staged links, seen keys), every queue
+// entry belongs to a known host, each host's count of queued URLs is the number of its
+// entries, the staged links add up to their counter, and bbolt's own page check
+// (Tx.Check: page types, references, key order, free pages) passes. It reads every page
+// of the file, so it takes time in proportion to the file's size; crawl status runs it
+// on a database opened with Options.ReadOnly. Check does not change the file.
+func (f *Frontier) Check() error {
+	f.mu.Lock()
+	closed := f.closed
+	ids := make(map[uint64]*host, len(f.hosts))
+	for _, h := range f.hosts {
+		ids[h.rec.id] = h
+	}
+	staged := f.counters[cStaged]
+	f.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	// The records first, in this goroutine, where a fault on a damaged page becomes an
+	// error (view); then bbolt's page check, which runs in a goroutine of its own.
+	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged) }); err != nil {
+		if !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		return err
+	}
+	return f.view(func(tx *bolt.Tx) error {
+		var msgs []string
+		n := 0
+		for err := range tx.Check() {
+			if n < maxCheckErrors {
+				msgs = append(msgs, err.Error())
+			}
+			n++
+		}
+		if n == 0 {
+			return nil
+		}
+		if n > maxCheckErrors {
+			msgs = append(msgs, fmt.Sprintf("and %d more", n-maxCheckErrors))
+		}
+		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(msgs, "; "))
+	})
+}
+
+// checkRecords decodes every record and checks the counts against ids, the hosts by
+// id, and staged, the staged links counter.
+func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
+	queue, size := tx.Bucket(bucketQueue), keySize
+	if queue == nil {
+		queue, size = tx.Bucket(bucketQueue2), keySize2
+	}
+	if queue == nil {
+		return fmt.Errorf("%w: no queue bucket", ErrCorrupt)
+	}
+	counted := make(map[uint64]int64, len(ids))
+	err := queue.ForEach(func(k, v []byte) error {
+		if len(k) != size || v == nil {
+			return fmt.Errorf("%w: queue key %x", ErrCorrupt, k)
+		}
+		id := hostIDOf(k)
+		if ids[id] == nil {
+			return fmt.Errorf("%w: queue entry %x of no known host", ErrCorrupt, k)
+		}
+		if _, _, err := decodeEntry(v); err != nil {
+			return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ids[id].name)
+		}
+		counted[id]++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id, h := range ids {
+		if counted[id] != h.rec.queued {
+			return fmt.Errorf("%w: host %s counts %d queued URLs but has %d", ErrCorrupt, h.name, h.rec.queued, counted[id])
+		}
+	}
+	if b := tx.Bucket(bucketLeases); b != nil {
+		err := b.ForEach(func(k, v []byte) error {
+			if len(k) != size || ids[hostIDOf(k)] == nil {
+				return fmt.Errorf("%w: lease %x", ErrCorrupt, k)
+			}
+			r := reader{b: v}
+			r.varint()
+			r.uvarint()
+			if r.err || len(r.b) != 0 {
+				return fmt.Errorf("%w: lease %x", ErrCorrupt, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	var links int64
+	if b := tx.Bucket(bucketStaged); b != nil {
+		var buf []prepared
+		err := b.ForEach(func(k, v []byte) error {
+			var err error
+			if buf, err = decodeStaged(buf[:0], v); err != nil || len(k) != 8 {
+				return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
+			}
+			links += int64(len(buf))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if links != staged {
+		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, links, staged)
+	}
+	err = tx.Bucket(bucketSeen).ForEach(func(k, v []byte) error {
+		if len(k) != len(seenKey{}) || len(v) != 0 {
+			return fmt.Errorf("%w: seen key %x", ErrCorrupt, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Robots entries are opaque here (the robots cache refetches one it cannot
+	// decode), but reading them reads their pages.
+	return tx.Bucket(bucketRobots).ForEach(func(k, v []byte) error { return nil })
+}
