@@ -48,6 +48,9 @@ type Crawler struct {
 	ProgressLine io.Writer
 	// ProgressEvery, when positive, logs a progress line at this interval (for logs).
 	ProgressEvery time.Duration
+	// StatusEvery is how often the status file (StatusFile in the data directory) is
+	// rewritten while the crawl runs; 0 means DefaultStatusEvery.
+	StatusEvery time.Duration
 	// Now is the clock; nil means time.Now. Tests may replace it.
 	Now func() time.Time
 
@@ -68,13 +71,14 @@ type Crawler struct {
 	skipped  *storage.SkippedWriter
 	counters *counters
 
-	started    time.Time
-	resumed    bool // the frontier held hosts when Run began: a previous run touched them
-	ended      time.Time
-	finalStats atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
-	finished   chan struct{}                  // closed when Run returns
-	began      atomic.Bool                    // Run opened everything and queued the seeds
-	runOnce    sync.Once
+	started     time.Time
+	resumed     bool // the frontier held hosts when Run began: a previous run touched them
+	ended       time.Time
+	finalStats  atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
+	finished    chan struct{}                  // closed when Run returns
+	began       atomic.Bool                    // Run opened everything and queued the seeds
+	metricsAddr atomic.Value                   // string: the address the metrics server listens on
+	runOnce     sync.Once
 
 	sitemapsMu     sync.Mutex
 	sitemapsQueued map[string]bool // authorities whose robots.txt sitemaps were queued this run
@@ -237,6 +241,13 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	}
 	defer stopMetrics()
 	c.began.Store(true)
+	// The final figures stay in the status file when the crawl (and its metrics
+	// server) is gone.
+	defer func() {
+		if werr := c.writeStatus(endState(c.Summary(), err), 0, err); werr != nil {
+			c.log.Warn("status file not written", "err", werr)
+		}
+	}()
 
 	progressCtx, stopProgress := context.WithCancel(context.Background())
 	var progressWG sync.WaitGroup

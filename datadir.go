@@ -1,10 +1,13 @@
 package crawl
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/politecrawl/crawl/storage"
 )
@@ -26,4 +29,112 @@ func digestIndexPath(dataDir string) (path string, moved bool, err error) {
 		return "", false, fmt.Errorf("crawl: moving the digest index out of warc/: %w", err)
 	}
 	return path, true, nil
+}
+
+// StatusFile is the name of the file, in the data directory, where a crawl keeps its
+// figures (a Status, as JSON) for crawl status to read while the crawl holds the
+// database: rewritten every StatusEvery while it runs, and left with the final figures
+// when it ends.
+const StatusFile = "status.json"
+
+// DefaultStatusEvery is how often a running crawl rewrites its status file.
+const DefaultStatusEvery = 2 * time.Second
+
+// States of a crawl in its status file.
+const (
+	StateRunning  = "running"  // the crawl is fetching (or was, if its process died)
+	StateComplete = "complete" // nothing is left to fetch
+	StateStopped  = "stopped"  // stopped before the end: a signal or scope.max_pages; running again resumes
+	StateFailed   = "failed"   // stopped by an error (Error says which)
+)
+
+// Status is what a crawl writes about itself in its status file.
+type Status struct {
+	State   string    `json:"state"`   // one of the State constants
+	PID     int       `json:"pid"`     // the crawl's process
+	Started time.Time `json:"started"` // when Run started
+	Updated time.Time `json:"updated"` // when the file was written
+	// PagesPerSec is the rate over the last StatusEvery while running, the run's
+	// average once ended.
+	PagesPerSec float64 `json:"pages_per_sec"`
+	// Summary holds the figures of this run (pages, bytes, errors, ...) and what the
+	// frontier still holds (Queued, Parked, Staged).
+	Summary     Summary `json:"summary"`
+	InFlight    int64   `json:"in_flight"`              // fetches in progress
+	Done        int64   `json:"done"`                   // URLs finished over the whole crawl, across runs
+	Hosts       int     `json:"hosts"`                  // hosts seen over the whole crawl
+	HostsReady  int     `json:"hosts_ready"`            // hosts with URLs that may be fetched now
+	HostsWait   int     `json:"hosts_waiting"`          // hosts with URLs waiting for their time
+	MetricsAddr string  `json:"metrics_addr,omitempty"` // where the metrics were served, while running
+	Error       string  `json:"error,omitempty"`        // what stopped a failed crawl
+}
+
+// endState is the state of a crawl whose Run returns err.
+func endState(sum Summary, err error) string {
+	switch {
+	case err != nil && !errors.Is(err, context.Canceled):
+		return StateFailed
+	case sum.Complete && err == nil:
+		return StateComplete
+	}
+	return StateStopped
+}
+
+// writeStatus rewrites the status file atomically (a new file renamed over the old, so
+// a reader never sees half of it). rate is the recent rate while running; 0 at the end
+// gives the run's average.
+func (c *Crawler) writeStatus(state string, rate float64, runErr error) error {
+	sum := c.Summary()
+	st := c.front.Stats()
+	s := Status{
+		State:       state,
+		PID:         os.Getpid(),
+		Started:     c.started,
+		Updated:     c.now(),
+		PagesPerSec: rate,
+		Summary:     sum,
+		InFlight:    c.counters.inFlight.Load(),
+		Done:        st.Done,
+		Hosts:       st.Hosts,
+		HostsReady:  st.HostsReady,
+		HostsWait:   st.HostsWaiting,
+	}
+	if state != StateRunning {
+		if sum.Duration > 0 {
+			s.PagesPerSec = float64(sum.Pages) / sum.Duration.Seconds()
+		}
+		s.InFlight = 0
+	} else if addr, ok := c.metricsAddr.Load().(string); ok {
+		s.MetricsAddr = addr
+	}
+	if runErr != nil && state == StateFailed {
+		s.Error = runErr.Error()
+	}
+	data, err := json.MarshalIndent(&s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("crawl: status: %w", err)
+	}
+	path := filepath.Join(c.cfg.DataDir, StatusFile)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("crawl: status: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("crawl: status: %w", err)
+	}
+	return nil
+}
+
+// ReadStatus reads the status file of the crawl in dataDir. An error wrapping
+// fs.ErrNotExist means no crawl wrote one.
+func ReadStatus(dataDir string) (*Status, error) {
+	data, err := os.ReadFile(filepath.Join(dataDir, StatusFile))
+	if err != nil {
+		return nil, fmt.Errorf("crawl: status: %w", err)
+	}
+	var s Status
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("crawl: status: %s: %w", filepath.Join(dataDir, StatusFile), err)
+	}
+	return &s, nil
 }

@@ -10,7 +10,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -46,25 +49,106 @@ func (c *Crawler) openLog() (io.Closer, error) {
 
 // Progress is a snapshot of a running crawl.
 type Progress struct {
-	Pages       int64   // page and sitemap responses so far
-	PagesPerSec float64 // over the last interval
-	Queued      int64   // URLs waiting in the frontier
-	InFlight    int64   // fetches in progress
-	HostsActive int     // hosts with queued URLs whose ready time has come
-	HostsWait   int     // hosts with queued URLs waiting for their ready time
-	Errors      int64   // network errors
-	Bytes       int64   // body bytes received
+	Elapsed     time.Duration // since Run started
+	Pages       int64         // page and sitemap responses so far
+	PagesPerSec float64       // over the last interval
+	Queued      int64         // URLs waiting in the frontier
+	InFlight    int64         // fetches in progress
+	HostsActive int           // hosts with queued URLs whose ready time has come
+	HostsWait   int           // hosts with queued URLs waiting for their ready time
+	Errors      int64         // network errors
+	Bytes       int64         // body bytes received
 }
 
 func (p Progress) String() string {
-	return fmt.Sprintf("%d pages, %.1f/s, %d queued, %d in flight, hosts %d ready / %d waiting, %d errors, %s",
-		p.Pages, p.PagesPerSec, p.Queued, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, formatBytes(p.Bytes))
+	return fmt.Sprintf("%s elapsed, %d pages, %.1f pages/s, %d queued, %d in flight, hosts %d ready / %d waiting, %d errors, %s",
+		formatElapsed(p.Elapsed), p.Pages, p.PagesPerSec, p.Queued, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, formatBytes(p.Bytes))
 }
+
+// Line formats the snapshot for a live terminal line of at most width-1 columns (so
+// that the cursor never wraps): the elapsed time, pages and rate first, then as many
+// of the other figures as fit (queued, in flight, errors, bytes, hosts), large numbers
+// shortened (12.3k, 4.5M).
+func (p Progress) Line(width int) string {
+	fields := []string{
+		formatElapsed(p.Elapsed),
+		compact(p.Pages) + " pages",
+		fmt.Sprintf("%s/s", compactRate(p.PagesPerSec)),
+		"queued " + compact(p.Queued),
+		"in flight " + compact(p.InFlight),
+		"errors " + compact(p.Errors),
+		formatBytes(p.Bytes),
+		"hosts " + compact(int64(p.HostsActive)) + " ready " + compact(int64(p.HostsWait)) + " waiting",
+	}
+	var b strings.Builder
+	for i, f := range fields {
+		sep := ""
+		if i > 0 {
+			sep = "  "
+		}
+		if utf8.RuneCountInString(b.String())+len(sep)+utf8.RuneCountInString(f) > width-1 {
+			break
+		}
+		b.WriteString(sep)
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// formatElapsed writes d to the second, in at most 8 characters: 42s, 12m05s,
+// 3h04m05s, 12d03h.
+func formatElapsed(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, sec := int64(d/time.Hour), int64(d/time.Minute)%60, int64(d/time.Second)%60
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", sec)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", m, sec)
+	case h < 100:
+		return fmt.Sprintf("%dh%02dm%02ds", h, m, sec)
+	default:
+		return fmt.Sprintf("%dd%02dh", min(h/24, 99999), h%24)
+	}
+}
+
+// compact writes n in at most 6 characters: 9999, 12.3k, 123k, 4.5M, 12G.
+func compact(n int64) string {
+	f := float64(n)
+	switch {
+	case n < 10000 && n > -10000:
+		return strconv.FormatInt(n, 10)
+	case f < 1e5:
+		return fmt.Sprintf("%.1fk", f/1e3)
+	case f < 1e6:
+		return fmt.Sprintf("%.0fk", f/1e3)
+	case f < 1e8:
+		return fmt.Sprintf("%.1fM", f/1e6)
+	case f < 1e9:
+		return fmt.Sprintf("%.0fM", f/1e6)
+	case f < 1e11:
+		return fmt.Sprintf("%.1fG", f/1e9)
+	default:
+		return fmt.Sprintf("%.0fG", min(f/1e9, 999999))
+	}
+}
+
+// compactRate writes a rate in pages per second: 0.4, 12.3, 1234, 12.3k.
+func compactRate(r float64) string {
+	if r < 100 {
+		return fmt.Sprintf("%.1f", max(r, 0))
+	}
+	return compact(int64(r))
+}
+
+// progressWidth is the width of the live progress line: an 80-column terminal.
+const progressWidth = 80
 
 // progress returns a snapshot; last and since give the rate's base.
 func (c *Crawler) progress(lastPages int64, since time.Duration) Progress {
 	st := c.front.Stats()
 	p := Progress{
+		Elapsed:     c.now().Sub(c.started),
 		Pages:       c.counters.pages.Load(),
 		Queued:      st.Queued,
 		InFlight:    c.counters.inFlight.Load(),
@@ -79,20 +163,27 @@ func (c *Crawler) progress(lastPages int64, since time.Duration) Progress {
 	return p
 }
 
-// reportProgress writes the live line or the periodic log line until ctx ends.
+// reportProgress writes the live line or the periodic log line, and rewrites the
+// status file, until ctx ends.
 func (c *Crawler) reportProgress(ctx context.Context) {
 	every := c.ProgressEvery
 	if c.ProgressLine != nil {
 		every = time.Second
 	}
-	if every <= 0 {
-		<-ctx.Done()
-		return
+	var tick <-chan time.Time
+	if every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	var last int64
-	lastAt := time.Now()
+	statusEvery := c.StatusEvery
+	if statusEvery <= 0 {
+		statusEvery = DefaultStatusEvery
+	}
+	st := time.NewTicker(statusEvery)
+	defer st.Stop()
+	var last, statusLast int64
+	lastAt, statusAt := time.Now(), time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -100,13 +191,20 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 				fmt.Fprint(c.ProgressLine, "\r\033[K")
 			}
 			return
-		case now := <-t.C:
+		case now := <-st.C:
+			p := c.progress(statusLast, now.Sub(statusAt))
+			statusLast, statusAt = p.Pages, now
+			if err := c.writeStatus(StateRunning, p.PagesPerSec, nil); err != nil {
+				c.log.Warn("status file not written", "err", err)
+			}
+		case now := <-tick:
 			p := c.progress(last, now.Sub(lastAt))
 			last, lastAt = p.Pages, now
 			if c.ProgressLine != nil {
-				fmt.Fprintf(c.ProgressLine, "\r\033[K%s", p)
+				fmt.Fprintf(c.ProgressLine, "\r\033[K%s", p.Line(progressWidth))
 			} else {
-				c.log.Info("progress", "pages", p.Pages, "pages_per_sec", fmt.Sprintf("%.1f", p.PagesPerSec),
+				c.log.Info("progress", "elapsed", p.Elapsed.Round(time.Second).String(), "pages", p.Pages,
+					"pages_per_sec", fmt.Sprintf("%.1f", p.PagesPerSec),
 					"queued", p.Queued, "in_flight", p.InFlight, "hosts_ready", p.HostsActive,
 					"hosts_waiting", p.HostsWait, "errors", p.Errors, "bytes", p.Bytes)
 				if c.ProgressEvery > 0 && c.Stderr != nil {
@@ -153,6 +251,7 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 		}
 	}()
 	c.log.Info("metrics", "addr", ln.Addr().String())
+	c.metricsAddr.Store(ln.Addr().String())
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

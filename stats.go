@@ -49,23 +49,23 @@ func (c *counters) skip(reason string, n int64) {
 
 // Summary is what a crawl did, for the final report.
 type Summary struct {
-	Pages         int64            // page and sitemap responses received in this run
-	ByStatus      map[string]int64 // responses by status class ("2xx", "3xx", ...)
-	Bytes         int64            // body bytes received
-	Errors        int64            // fetches that failed on the network
-	RobotsBlocked int64            // URLs robots.txt disallowed
-	RobotsFetched int64            // robots.txt fetches
-	Skipped       map[string]int64 // URLs skipped by reason (scope, traps, limits, ...)
-	Queued        int64            // URLs still queued when the run ended (parked ones excluded)
-	Staged        int64            // links found and not yet sorted into the queues
-	Parked        int64            // URLs set aside for this run (robots.txt unreachable)
-	Duration      time.Duration    // how long Run ran
-	Complete      bool             // the frontier is empty: nothing is left to fetch
-	LimitReached  bool             // scope.max_pages pages are fetched and URLs remain queued
-	DataDir       string           // where the results are
+	Pages         int64            `json:"pages"`          // page and sitemap responses received in this run
+	ByStatus      map[string]int64 `json:"by_status"`      // responses by status class ("2xx", "3xx", ...)
+	Bytes         int64            `json:"bytes"`          // body bytes received
+	Errors        int64            `json:"errors"`         // fetches that failed on the network
+	RobotsBlocked int64            `json:"robots_blocked"` // URLs robots.txt disallowed
+	RobotsFetched int64            `json:"robots_fetched"` // robots.txt fetches
+	Skipped       map[string]int64 `json:"skipped"`        // URLs skipped by reason (scope, traps, limits, ...)
+	Queued        int64            `json:"queued"`         // URLs still queued when the run ended (parked ones excluded)
+	Staged        int64            `json:"staged"`         // links found and not yet sorted into the queues
+	Parked        int64            `json:"parked"`         // URLs set aside for this run (robots.txt unreachable)
+	Duration      time.Duration    `json:"duration_ns"`    // how long Run ran
+	Complete      bool             `json:"complete"`       // the frontier is empty: nothing is left to fetch
+	LimitReached  bool             `json:"limit_reached"`  // scope.max_pages pages are fetched and URLs remain queued
+	DataDir       string           `json:"data_dir"`       // where the results are
 	// Started is false when Run failed before crawling (the data directory could not be
 	// opened or was in use, a setup step failed): the other figures are then empty.
-	Started bool
+	Started bool `json:"started"`
 }
 
 // String formats the summary as a few lines for people.

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -22,7 +26,12 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
 	hosts := fs.Int("hosts", 20, "list at most this many hosts with URLs waiting")
 	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl status [-data DIR] [-hosts N]\n\nShows what the frontier holds: queued, done, failed, skipped by reason, and\nthe hosts waiting and why. Works while a crawl runs only if it can open the\ndatabase (a running crawl locks it).\n\nflags:")
+		fmt.Fprintln(m.Stderr, "usage: crawl status [-data DIR] [-hosts N]\n\n"+
+			"Shows what the frontier holds: queued, done, failed, skipped by reason, and\n"+
+			"the hosts waiting and why, after checking the whole database as the crawl\n"+
+			"would (a damaged one is refused). While a crawl runs (it holds the database),\n"+
+			"shows the figures it writes to "+crawl.StatusFile+" every few seconds instead,\n"+
+			"and how old they are.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	rest, err := parseArgs(fs, args)
@@ -36,14 +45,20 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 		return usagef("status takes no arguments")
 	}
 	path := filepath.Join(*data, "frontier.db")
+	if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("no crawl in %s: it has no frontier.db", *data)
+	}
 	f, err := frontier.Open(path, frontier.Options{ReadOnly: true})
+	if errors.Is(err, frontier.ErrLocked) {
+		return printRunning(m.Stdout, *data, time.Now())
+	}
 	if err != nil {
-		if errors.Is(err, frontier.ErrLocked) {
-			return fmt.Errorf("%s is in use by a running crawl; try again when it stops", path)
-		}
 		return err
 	}
 	defer f.Close()
+	if err := f.Check(); err != nil {
+		return fmt.Errorf("%s is damaged and a crawl would refuse it: %w", path, err)
+	}
 	st := f.Stats()
 	w := m.Stdout
 	fmt.Fprintf(w, "frontier %s\n", path)
@@ -57,6 +72,8 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", st.Staged)
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
+	now := time.Now()
+	printLastRun(w, *data, now)
 
 	var waiting []frontier.HostStats
 	for h := range f.Hosts() {
@@ -68,7 +85,6 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	if len(waiting) > 0 {
 		fmt.Fprintf(w, "\nhosts with URLs waiting (%d, most first):\n", len(waiting))
 	}
-	now := time.Now()
 	for i, h := range waiting {
 		if i == *hosts {
 			fmt.Fprintf(w, "  ... %d more\n", len(waiting)-i)
@@ -77,6 +93,83 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(w, "  %-40s queued %-6d done %-6d failed %-4d %s\n", h.Host, h.Queued, h.Done, h.Failed, why(h, now))
 	}
 	return nil
+}
+
+// printRunning prints the figures a running crawl wrote to its status file.
+func printRunning(w io.Writer, dir string, now time.Time) error {
+	s, err := crawl.ReadStatus(dir)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("%s is in use by a running crawl that has not written %s yet (it does every %s): try again",
+			dir, crawl.StatusFile, crawl.DefaultStatusEvery)
+	}
+	if err != nil {
+		return err
+	}
+	age := now.Sub(s.Updated)
+	fmt.Fprintf(w, "crawl running in %s (pid %d) for %s\n", dir, s.PID, roundAge(s.Updated.Sub(s.Started)))
+	fmt.Fprintf(w, "figures from %s, written %s ago", crawl.StatusFile, roundAge(age))
+	if age > 5*crawl.DefaultStatusEvery {
+		fmt.Fprint(w, " (late: the crawl may be stuck, or its disk full)")
+	}
+	fmt.Fprintln(w)
+	printFigures(w, s)
+	if s.MetricsAddr != "" {
+		fmt.Fprintf(w, "  metrics  http://%s/metrics\n", s.MetricsAddr)
+	}
+	return nil
+}
+
+// printLastRun prints what the last crawl of dir said when it ended, from its status
+// file, if it wrote one.
+func printLastRun(w io.Writer, dir string, now time.Time) {
+	s, err := crawl.ReadStatus(dir)
+	if err != nil {
+		if !errors.Is(err, iofs.ErrNotExist) {
+			fmt.Fprintf(w, "\nlast run: %v\n", err)
+		}
+		return
+	}
+	state := s.State
+	if state == crawl.StateRunning {
+		state = "ended without writing its final figures (killed?)"
+	}
+	fmt.Fprintf(w, "\nlast run: %s, %s ago, after %s\n", state, roundAge(now.Sub(s.Updated)), roundAge(s.Summary.Duration))
+	if s.Error != "" {
+		fmt.Fprintf(w, "  error    %s\n", s.Error)
+	}
+	printFigures(w, s)
+}
+
+// printFigures prints the run's figures of a status file.
+func printFigures(w io.Writer, s *crawl.Status) {
+	sum := s.Summary
+	fmt.Fprintf(w, "  pages    %d (%.1f pages/s), %d robots.txt, %d network errors, %s\n",
+		sum.Pages, s.PagesPerSec, sum.RobotsFetched, sum.Errors, formatSize(sum.Bytes))
+	fmt.Fprintf(w, "  queued   %d, in flight %d, set aside %d; done %d over the whole crawl\n", sum.Queued, s.InFlight, sum.Parked, s.Done)
+	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting\n", s.Hosts, s.HostsReady, s.HostsWait)
+	if len(sum.Skipped) > 0 {
+		fmt.Fprintf(w, "  skipped  %s\n", orNone(byReason(sum.Skipped)))
+	}
+}
+
+// roundAge rounds d for people: to the second, or to the minute past an hour.
+func roundAge(d time.Duration) time.Duration {
+	if d > time.Hour {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // why says why a host with queued URLs is not being fetched right now.

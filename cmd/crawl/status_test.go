@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/frontier"
+)
+
+// TestStatusWhileRunning: crawl status works while a crawl holds the database, from
+// the status file, and after it ended shows the last run's figures.
+func TestStatusWhileRunning(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.Write([]byte("<p>page</p>"))
+	}))
+	defer srv.Close()
+	data := t.TempDir()
+	cfg := crawl.DefaultConfig()
+	cfg.DataDir = data
+	cfg.Seeds = []string{srv.URL + "/a"}
+	cfg.Network.AllowPrivate = true
+	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = testStderr{t}
+	c.StatusEvery = 5 * time.Millisecond
+	done := make(chan error, 1)
+	go func() { done <- c.Run(context.Background()) }()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+		<-done
+	}()
+
+	// Wait for the first status file (a few milliseconds).
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s, err := crawl.ReadStatus(data)
+		if err == nil && s.InFlight == 1 {
+			break
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the crawl wrote no status file")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	code, out, errOut := run(t, "status", "-data", data)
+	if code != 0 || !strings.Contains(out, "crawl running in "+data) || !strings.Contains(out, "written ") ||
+		!strings.Contains(out, "in flight 1") {
+		t.Errorf("status while running: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	done <- nil // for the deferred wait
+	code, out, errOut = run(t, "status", "-data", data)
+	if code != 0 || !strings.Contains(out, "done     1\n") || !strings.Contains(out, "last run: complete") ||
+		!strings.Contains(out, "pages    1 (") {
+		t.Errorf("status after the crawl: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestStatusDamaged: crawl status checks the database as a crawl would and refuses a
+// damaged one instead of showing its figures.
+func TestStatusDamaged(t *testing.T) {
+	data := t.TempDir()
+	path := filepath.Join(data, "frontier.db")
+	f, err := frontier.Open(path, frontier.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(context.Background(), frontier.Entry{URL: "http://a.test/1"}, frontier.Entry{URL: "http://a.test/2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "status", "-data", data)
+	if code != 0 || !strings.Contains(out, "queued   2") {
+		t.Fatalf("status of a whole database: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	// Damage one queue entry, as frontier/corrupt_test.go does.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if !bytes.HasPrefix(name, []byte("queue")) {
+				return nil
+			}
+			k, _ := b.Cursor().First()
+			return b.Put(append([]byte(nil), k...), []byte("junk"))
+		})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run(t, "status", "-data", data)
+	if code != 1 || out != "" || !strings.Contains(errOut, "is damaged and a crawl would refuse it: frontier: corrupt database: queue entry") ||
+		strings.Count(errOut, "\n") != 1 {
+		t.Errorf("status of a damaged database: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestStatusNoCrawl: a directory without a crawl is said to be one.
+func TestStatusNoCrawl(t *testing.T) {
+	data := t.TempDir()
+	code, _, errOut := run(t, "status", "-data", data)
+	if code != 1 || !strings.Contains(errOut, "no crawl in "+data) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
