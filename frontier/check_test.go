@@ -14,7 +14,7 @@ import (
 
 // checkedDB writes a frontier with queued URLs, outstanding leases and staged links,
 // and returns its path.
-func checkedDB(t *testing.T) string {
+func checkedDB(t *testing.T, n int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "frontier.db")
 	ctx := context.Background()
@@ -23,7 +23,7 @@ func checkedDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	var es []Entry
-	for i := range 3000 {
+	for i := range n {
 		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/page/%d", i%50, i)})
 	}
 	if _, err := f.Add(ctx, es...); err != nil {
@@ -87,7 +87,7 @@ func TestCheck(t *testing.T) {
 		{"staged record lost", damage(func(tx *bolt.Tx) error { return tx.Bucket(bucketStaged).Delete(first(tx, bucketStaged)) })},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := checkedDB(t)
+			path := checkedDB(t, 3000)
 			if tt.damage != nil {
 				tt.damage(t, path)
 			}
@@ -109,7 +109,7 @@ func TestCheck(t *testing.T) {
 // Check, then says the truth. Check must also catch damage that a read-only Open alone
 // lets through.
 func TestCheckDamagedPages(t *testing.T) {
-	orig := checkedDB(t)
+	orig := checkedDB(t, 600)
 	data, err := os.ReadFile(orig)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestCheckDamagedPages(t *testing.T) {
 	pages := len(data) / pageSize
 	rng := rand.New(rand.NewPCG(13, 8))
 	openedRO, caught, passed := 0, 0, 0
-	for i := range 40 {
+	for i := range 20 {
 		b := append([]byte(nil), data...)
 		off := (2 + rng.IntN(pages-2)) * pageSize // not the meta pages: Open checks those
 		if rng.IntN(2) == 0 {
@@ -150,7 +150,7 @@ func TestCheckDamagedPages(t *testing.T) {
 			t.Errorf("damaged%d: Check passed, but a crawl of the file failed: %v", i, err)
 		}
 	}
-	t.Logf("of 40 damaged files, %d opened read-only: Check refused %d, passed %d", openedRO, caught, passed)
+	t.Logf("of 20 damaged files, %d opened read-only: Check refused %d, passed %d", openedRO, caught, passed)
 	if caught == 0 {
 		t.Errorf("Check caught none of the %d damaged files a read-only Open accepted", openedRO)
 	}
