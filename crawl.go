@@ -360,6 +360,7 @@ func (c *Crawler) open() error {
 		UnreachableAttempts: c.cfg.Robots.UnreachableAttempts,
 		UnreachableRetry:    time.Duration(c.cfg.Robots.UnreachableRetry),
 		Now:                 c.Now,
+		Interrupted:         c.robotsInterrupted,
 		Dropped: func(authority string) {
 			c.log.Warn("robots cache: stored robots.txt record unreadable (damaged or from another version); dropped, fetching robots.txt again",
 				"host", authority)

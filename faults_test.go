@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/robots"
 )
 
 // damageRobotsBucket overwrites the root page of the robots bucket of the frontier at
@@ -209,5 +211,71 @@ func TestRobotsRedirectPacesTarget(t *testing.T) {
 				t.Errorf("%s%s fetched though its robots.txt redirects in a loop", host, req.Path)
 			}
 		}
+	}
+}
+
+// cutFetcher fetches robots.txt from the farm and then fails as a kill would leave it:
+// the host has answered, the result never reaches the store.
+type cutFetcher struct {
+	farm   *crawltest.Farm
+	cancel context.CancelFunc
+}
+
+func (f *cutFetcher) FetchRobots(ctx context.Context, robotsURL string) (*robots.FetchResult, error) {
+	req, err := http.NewRequest(http.MethodGet, robotsURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "politecrawl/"+crawl.Version)
+	resp, err := f.farm.Client().Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	f.cancel()
+	return nil, ctx.Err()
+}
+
+// TestCrawlDelayAcrossKillDuringRobots: a run died after the host answered robots.txt
+// (with a Crawl-delay) and before the answer was stored. The next run must not come
+// back to the host sooner than that Crawl-delay, which it cannot know.
+func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
+	const crawlDelay = 500 * time.Millisecond
+	farm := startFarm(t, []crawltest.Site{{
+		Host:   "slow.test",
+		Robots: &crawltest.Robots{Body: "User-agent: *\nCrawl-delay: 0.5\n"},
+		Delay:  crawlDelay,
+		Pages:  map[string]*crawltest.Page{"/": {Links: []string{"/a.html"}}, "/a.html": {}},
+	}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Politeness.MinDelay = crawl.Duration(10 * time.Millisecond)
+	cfg.Politeness.MaxDelay = crawl.Duration(crawlDelay + 100*time.Millisecond)
+
+	// The state the kill leaves: the seed queued, robots.txt fetched (the farm saw
+	// it), its rules not in frontier.db.
+	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(context.Background(), frontier.Entry{URL: "http://slow.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cache := robots.NewCache(&cutFetcher{farm: farm, cancel: cancel}, f, robots.CacheOptions{})
+	if _, err := cache.Get(ctx, "http://slow.test"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cut robots.txt fetch: got %v, want context.Canceled", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(farm.Requests()); n != 1 {
+		t.Fatalf("the cut run sent %d requests, want 1", n)
+	}
+
+	runCrawl(t, cfg)
+	r := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: 10 * time.Millisecond,
+		Tolerance: time.Millisecond, MinCoverage: 1, MaxDuplicates: 0})
+	if err := r.Err(); err != nil {
+		t.Errorf("audit over both runs: %v", err)
 	}
 }

@@ -174,3 +174,28 @@ func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.T
 
 // robotsMaxDefer is the longest a robots.txt fetch waits for a deferred host's turn.
 const robotsMaxDefer = 5 * time.Minute
+
+// robotsInterrupted spaces the first request of this run to a host whose robots.txt
+// fetch began at `at` in an earlier run that died (or stopped) before storing the
+// result. The host may have answered, and asked in its lost rules for a Crawl-delay we
+// cannot know; so the spacing assumes the strictest one we honour by waiting,
+// politeness.max_delay, counted from the latest moment that answer can have ended: the
+// start of this run, or the longest a robots.txt fetch can take after `at` if that is
+// earlier (a crawl resumed long after its kill does not wait). Persisting the rules in
+// the same commit as the WARC record is not possible (two files), and the last known
+// Crawl-delay does not exist for a first fetch, hence this rule.
+func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
+	longest := (robotsMaxRedirects + 1) * (c.cfg.Fetch.Timeout.d() + robotsMaxDefer)
+	end := c.started
+	if e := at.Add(longest); e.Before(end) {
+		end = e
+	}
+	maxDelay := c.sched.Options().MaxDelay
+	ready := end.Add(maxDelay)
+	if !ready.After(c.now()) {
+		return
+	}
+	c.sched.Restore(authority, ready)
+	c.log.Info("robots.txt fetch cut by the last stop: first request waits max_delay",
+		"host", authority, "fetch_began", at, "until", ready, "max_delay", maxDelay.String())
+}

@@ -84,6 +84,14 @@ type CacheOptions struct {
 	// fetched again. It is called from the goroutine of Get and must not call the
 	// Cache. Nil means such records are dropped silently.
 	Dropped func(authority string)
+	// Interrupted, when set, is called with an authority whose stored record shows a
+	// fetch of its robots.txt that began at the given time and whose result was never
+	// stored: the process died or stopped during it, perhaps after the host answered
+	// and asked, in rules now lost, for a longer Crawl-delay. The engine spaces its
+	// next request to the host as strictly as any rules could ask. It is called from
+	// the goroutine of Get, before robots.txt is fetched again, and must not call the
+	// Cache. With a Store, every fetch is marked in it before it begins.
+	Interrupted func(authority string, at time.Time)
 }
 
 // Defaults of CacheOptions.
@@ -297,6 +305,12 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Mark the fetch in the Store before it begins, so that a process dying before
+	// its result is stored tells the next one (CacheOptions.Interrupted). The mark
+	// stays when the fetch is abandoned with ctx: the host may have answered.
+	if err := c.markPending(s.authority, c.opts.Now()); err != nil {
 		return nil, err
 	}
 

@@ -18,6 +18,11 @@ type record struct {
 	Good *goodRecord `json:"good,omitempty"`
 	// Fail is set while robots.txt is unreachable.
 	Fail *failRecord `json:"fail,omitempty"`
+	// Pending is when a fetch of robots.txt began that has not been recorded yet: set
+	// just before the fetch, cleared by the save of its result. A record read with
+	// Pending set tells of a process that died (or stopped) during the fetch, after
+	// the host may have answered, with rules that never reached the store.
+	Pending time.Time `json:"pending,omitzero"`
 }
 
 type goodRecord struct {
@@ -51,7 +56,7 @@ func decodeRecord(data []byte) (record, bool) {
 	if len(data) == 0 || json.Unmarshal(data, &r) != nil || r.V != recordVersion {
 		return record{}, false
 	}
-	if r.Good == nil && r.Fail == nil {
+	if r.Good == nil && r.Fail == nil && r.Pending.IsZero() {
 		return record{}, false
 	}
 	if g := r.Good; g != nil {
@@ -82,6 +87,9 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 			c.opts.Dropped(authority)
 		}
 		return nil, nil, nil
+	}
+	if !r.Pending.IsZero() && c.opts.Interrupted != nil {
+		c.opts.Interrupted(authority, r.Pending)
 	}
 	// Never trust a stored time further ahead than this Cache would have set it: the
 	// options or the clock may have changed since.
@@ -114,6 +122,30 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 		}
 	}
 	return good, fail, nil
+}
+
+// markPending records, before a fetch of authority's robots.txt, that the fetch began at
+// at, keeping what the Store holds (see record.Pending).
+func (c *Cache) markPending(authority string, at time.Time) error {
+	if c.store == nil {
+		return nil
+	}
+	data, err := c.store.LoadRobots(authority)
+	if err != nil {
+		return fmt.Errorf("robots: loading %s: %w", authority, err)
+	}
+	r, ok := decodeRecord(data)
+	if !ok {
+		r = record{V: recordVersion}
+	}
+	r.Pending = at
+	if data, err = json.Marshal(r); err != nil {
+		return fmt.Errorf("robots: encoding %s: %w", authority, err) // cannot happen
+	}
+	if err := c.store.SaveRobots(authority, data); err != nil {
+		return fmt.Errorf("robots: saving %s: %w", authority, err)
+	}
+	return nil
 }
 
 // save stores authority's state: good with body (the 2xx body just fetched) when fail

@@ -84,6 +84,7 @@ type memStore struct {
 	data    map[string][]byte
 	loadErr error
 	saveErr error
+	saveOK  int // saves that succeed before saveErr applies
 }
 
 func newStore() *memStore { return &memStore{data: make(map[string][]byte)} }
@@ -101,7 +102,10 @@ func (s *memStore) SaveRobots(authority string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.saveErr != nil {
-		return s.saveErr
+		if s.saveOK == 0 {
+			return s.saveErr
+		}
+		s.saveOK--
 	}
 	if len(data) == 0 {
 		delete(s.data, authority)
@@ -747,9 +751,22 @@ func TestCacheStoreErrors(t *testing.T) {
 			t.Errorf("fetches: got %d, want 1", got)
 		}
 	})
-	t.Run("save", func(t *testing.T) {
+	t.Run("mark", func(t *testing.T) {
+		// The fetch cannot be marked in the Store: it does not begin.
 		store := newStore()
 		store.saveErr = errDisk
+		f := fetcher(reply{status: 200, body: body})
+		c := NewCache(f, store, CacheOptions{Now: newClock().Now})
+		if _, err := c.Get(context.Background(), host); !errors.Is(err, errDisk) {
+			t.Errorf("Get: got %v, want an error wrapping %v", err, errDisk)
+		}
+		if got := f.count(host); got != 0 {
+			t.Errorf("fetches: got %d, want 0", got)
+		}
+	})
+	t.Run("save", func(t *testing.T) {
+		store := newStore()
+		store.saveErr, store.saveOK = errDisk, 1 // the mark before the fetch is saved
 		f := fetcher(reply{status: 200, body: body})
 		c := NewCache(f, store, CacheOptions{Now: newClock().Now})
 		if _, err := c.Get(context.Background(), host); !errors.Is(err, errDisk) {

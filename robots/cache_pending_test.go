@@ -1,0 +1,63 @@
+package robots
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// interruptions records the calls of CacheOptions.Interrupted.
+type interruptions struct{ calls []string }
+
+func (i *interruptions) hook(authority string, at time.Time) {
+	i.calls = append(i.calls, authority+" "+at.UTC().Format(time.RFC3339))
+}
+
+// TestCacheInterrupted: a fetch abandoned (or cut by a kill) after it began leaves a mark
+// in the Store, which the next Cache reports before fetching again, once.
+func TestCacheInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store func() *memStore
+	}{
+		{"first fetch", newStore},
+		{"refetch of an expired copy", func() *memStore {
+			s := newStore()
+			f := fetcher(reply{status: 200, body: body})
+			mustGet(t, NewCache(f, s, CacheOptions{Now: func() time.Time { return t0.Add(-48 * time.Hour) }}), host)
+			return s
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := tc.store()
+			clk := newClock()
+			bf := newBlockingFetcher()
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() { <-bf.started; cancel() }()
+			if _, err := NewCache(bf, store, CacheOptions{Now: clk.Now}).Get(ctx, host); !errors.Is(err, context.Canceled) {
+				t.Fatalf("Get cut during the fetch: got %v, want context.Canceled", err)
+			}
+
+			clk.Set(t0.Add(time.Minute))
+			var got interruptions
+			f := fetcher(reply{status: 200, body: body})
+			c := NewCache(f, store, CacheOptions{Now: clk.Now, Interrupted: got.hook})
+			mustGet(t, c, host)
+			want := host + " " + t0.Format(time.RFC3339)
+			if len(got.calls) != 1 || got.calls[0] != want {
+				t.Errorf("Interrupted calls: got %q, want [%q]", got.calls, want)
+			}
+			if f.count(host) != 1 {
+				t.Errorf("fetches after the interruption: got %d, want 1", f.count(host))
+			}
+
+			// The fetch that completed cleared the mark.
+			var again interruptions
+			mustGet(t, NewCache(fetcher(reply{status: 200, body: body}), store, CacheOptions{Now: clk.Now, Interrupted: again.hook}), host)
+			if len(again.calls) != 0 {
+				t.Errorf("Interrupted after a completed fetch: got %q, want none", again.calls)
+			}
+		})
+	}
+}
