@@ -77,6 +77,7 @@ type Crawler struct {
 	finalStats  atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
 	finished    chan struct{}                  // closed when Run returns
 	began       atomic.Bool                    // Run opened everything and queued the seeds
+	failed      atomic.Bool                    // Run is returning an error that stopped the crawl
 	metricsAddr atomic.Value                   // string: the address the metrics server listens on
 	runOnce     sync.Once
 
@@ -244,7 +245,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	// The final figures stay in the status file when the crawl (and its metrics
 	// server) is gone.
 	defer func() {
-		if werr := c.writeStatus(endState(c.Summary(), err), 0, err); werr != nil {
+		state := endState(c.Summary(), err)
+		c.failed.Store(state == StateFailed)
+		if werr := c.writeStatus(state, 0, err); werr != nil {
 			c.log.Warn("status file not written", "err", werr)
 		}
 	}()
@@ -431,7 +434,7 @@ func (c *Crawler) packWACZ() error {
 	st, err := storage.PackWACZFile(path, filepath.Join(c.cfg.DataDir, "warc"), filepath.Join(c.cfg.DataDir, "pages.jsonl"),
 		storage.WACZOptions{Title: filepath.Base(c.cfg.DataDir), Software: "politecrawl/" + Version, Now: c.Now})
 	if err != nil {
-		return fmt.Errorf("crawl: %w", err)
+		return fmtErr("packaging "+WACZName, err)
 	}
 	c.log.Info("wacz written", "path", path, "warc_files", st.WARCFiles, "warc_bytes", st.WARCBytes, "pages", st.Pages)
 	return nil
@@ -483,6 +486,7 @@ func (c *Crawler) Summary() Summary {
 		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),
 		DataDir:       c.cfg.DataDir,
 		Started:       c.began.Load(),
+		Failed:        c.failed.Load(),
 	}
 	switch {
 	case c.started.IsZero():

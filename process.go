@@ -40,7 +40,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		// The cache fails only when its store (frontier.db) does: an unreachable
 		// robots.txt is an entry, not an error. A damaged database is not a network
 		// failure to wait out: stop and say so.
-		return fmtErr("robots cache", err)
+		return fmtErr("looking up robots.txt", err)
 	}
 	if rob.Unreachable && !rob.Stale {
 		if rob.GaveUp {

@@ -65,7 +65,7 @@ func (c *Crawler) writeSkips(ctx context.Context, skips ...*storage.Skip) error 
 		if ctx.Err() != nil {
 			return nil // stopping at once: the lease is requeued at the next Open
 		}
-		return fmtErr("skipped", err)
+		return fmtErr("recording URLs not fetched", err)
 	}
 	return nil
 }

@@ -66,6 +66,9 @@ type Summary struct {
 	// Started is false when Run failed before crawling (the data directory could not be
 	// opened or was in use, a setup step failed): the other figures are then empty.
 	Started bool `json:"started"`
+	// Failed is true when an error stopped the crawl (Run returned it): running again
+	// does not help until its cause is fixed.
+	Failed bool `json:"failed"`
 }
 
 // String formats the summary as a few lines for people.
@@ -73,6 +76,8 @@ func (s Summary) String() string {
 	var b strings.Builder
 	state := "stopped before the end (run again to resume)"
 	switch {
+	case s.Failed:
+		state = "stopped by an error"
 	case s.Complete:
 		state = "complete"
 	case s.LimitReached:

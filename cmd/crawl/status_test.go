@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,51 @@ func TestStatusNoCrawl(t *testing.T) {
 	code, _, errOut := run(t, "status", "-data", data)
 	if code != 1 || !strings.Contains(errOut, "no crawl in "+data) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestFatalErrorOnce: an error that stops a crawl is printed once on stderr, with each
+// package named once, and is in crawl.log.
+func TestFatalErrorOnce(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	data := t.TempDir()
+	path := filepath.Join(data, "frontier.db")
+	f, err := frontier.Open(path, frontier.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(context.Background(), frontier.Entry{URL: srv.URL + "/a"}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if !bytes.HasPrefix(name, []byte("queue")) {
+				return nil
+			}
+			k, _ := b.Cursor().First()
+			return b.Put(append([]byte(nil), k...), []byte("junk"))
+		})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "-data", data, "-progress", "none", "-allow-private", "-delay", "1ms")
+	if !strings.HasPrefix(out, "crawl stopped by an error: ") || strings.Contains(out, "run again") {
+		t.Errorf("summary:\n%s", out)
+	}
+	if code != 1 || strings.Count(errOut, "corrupt database") != 1 || strings.Contains(errOut, "crawl: crawl:") ||
+		strings.Count(errOut, "frontier:") != 1 {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and the error once, naming each package once", code, errOut)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "crawl.log"))
+	if !bytes.Contains(log, []byte(`"msg":"crawl failed"`)) {
+		t.Errorf("crawl.log lacks the error:\n%s", log)
 	}
 }
