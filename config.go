@@ -43,7 +43,8 @@ type Config struct {
 	URL        URLConfig        `yaml:"url"`
 	Storage    StorageConfig    `yaml:"storage"`
 
-	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics.
+	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
+	// the crawl runs; the final figures stay in the status file (StatusFile).
 	MetricsAddr string `yaml:"metrics_addr"`
 	// LogLevel is the level of crawl.log and stderr logs: debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`

@@ -3,9 +3,12 @@
 //
 // Usage:
 //
-//	crawl [flags] URL...        crawl from these seeds (resumes when run again)
+//	crawl [flags] URL...        crawl from these seeds (resumes when run again);
+//	                            flags may also follow the URLs
+//	crawl status [-data DIR]    what the frontier holds, or a running crawl's figures
 //	crawl robots [flags] URL... explain robots.txt decisions
-//	crawl -h                    list every sub-command
+//	crawl help                  list every sub-command
+//	crawl --version             print the version
 package main
 
 import (
