@@ -30,10 +30,7 @@ type prepared struct {
 	fp     seenKey
 	val    []byte
 	reject string // a refusal reason known before the transaction
-
-	// When looked is set, known says whether fp was in the seen bucket when the
-	// staged links were folded (foldStaged looks them all up first, in key order).
-	looked, known bool
+	seq    uint64 // for a staged link, the sequence number it got when staged; else 0
 }
 
 func (f *Frontier) prepare(entries []Entry) []prepared {
@@ -80,9 +77,13 @@ func (b *batch) add(p *prepared) (bool, error) {
 		}
 	}
 	ht := b.host(p.host, true)
-	b.seq++
+	seq := p.seq
+	if seq == 0 {
+		b.seq++
+		seq = b.seq
+	}
 	b.newSeen[p.fp] = struct{}{}
-	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, b.seq), p.val})
+	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, seq), p.val})
 	ht.rec.queued++
 	b.count(cAdded, 1)
 	return true, nil
@@ -92,9 +93,6 @@ func (b *batch) add(p *prepared) (bool, error) {
 func (b *batch) seenBefore(p *prepared) bool {
 	if _, ok := b.newSeen[p.fp]; ok {
 		return true
-	}
-	if p.looked {
-		return p.known
 	}
 	return b.seen.Get(p.fp[:]) != nil
 }

@@ -94,7 +94,10 @@ func (f *Frontier) commit(ops []*op) {
 				}
 			}
 			if b.shouldFold() {
-				if err := b.foldStaged(); err != nil {
+				if err := b.flushStaged(); err != nil {
+					return err
+				}
+				if err := b.foldStep(); err != nil {
 					return err
 				}
 			}

@@ -129,6 +129,10 @@ type Frontier struct {
 	roLeases  int  // lease records found by a read-only Open
 	folding   bool // a Next is folding the staged links in
 
+	// Owned by the committer goroutine.
+	fold        *foldState // the fold in progress, nil if none
+	foldPending bool       // the file records a fold in progress that fold does not hold yet
+
 	// Owned by the committer goroutine; written under mu.
 	seq    uint64
 	hostID uint64
@@ -309,6 +313,7 @@ func (f *Frontier) load(path string) error {
 func (f *Frontier) loadMeta(meta *bolt.Bucket) error {
 	f.seq = getUint(meta, keySeq)
 	f.hostID = getUint(meta, keyHostID)
+	f.foldPending = meta.Get(keyFold) != nil
 	c := meta.Cursor()
 	for k, v := c.Seek(counterPfx); bytes.HasPrefix(k, counterPfx); k, v = c.Next() {
 		n, w := binary.Uvarint(v)

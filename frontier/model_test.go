@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -88,7 +89,7 @@ type model struct {
 	seq      int
 	leases   map[*Lease]*mEntry
 	parked   map[string]string
-	staged   []Entry // links found by Done and not yet folded in
+	staged   []mEntry // links found by Done and not yet folded in, with their sequence numbers
 }
 
 func newModel(opts Options) *model {
@@ -112,7 +113,10 @@ func (m *model) refuse(e Entry) bool {
 	return false
 }
 
-func (m *model) add(e Entry) bool {
+func (m *model) add(e Entry) bool { return m.addSeq(e, 0) }
+
+// addSeq adds e with sequence number seq, or the next one if seq is 0.
+func (m *model) addSeq(e Entry, seq int) bool {
 	if m.refuse(e) {
 		return false
 	}
@@ -135,8 +139,11 @@ func (m *model) add(e Entry) bool {
 		m.hosts[name] = h
 	}
 	m.seen[e.URL] = true
-	m.seq++
-	h.queue = append(h.queue, &mEntry{e: e, seq: m.seq})
+	if seq == 0 {
+		m.seq++
+		seq = m.seq
+	}
+	h.queue = append(h.queue, &mEntry{e: e, seq: seq})
 	slices.SortStableFunc(h.queue, byRank)
 	m.counters[cAdded]++
 	return true
@@ -242,7 +249,8 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 	}
 	for _, link := range o.Links {
 		if !m.refuse(link) {
-			m.staged = append(m.staged, link)
+			m.seq++
+			m.staged = append(m.staged, mEntry{e: link, seq: m.seq})
 		}
 	}
 	if len(m.staged) >= m.opts.LinkBatch {
@@ -250,10 +258,17 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 	}
 }
 
-// fold queues the staged links in the order they were found.
+// fold queues the staged links in seen-key order (host hash, then URL fingerprint),
+// the first staged first among equals, each with the sequence number it got when
+// staged.
 func (m *model) fold() {
+	key := func(e Entry) seenKey { h, _ := hostOf(e.URL); return fingerprint(h, e.URL) }
+	slices.SortStableFunc(m.staged, func(a, b mEntry) int {
+		ka, kb := key(a.e), key(b.e)
+		return bytes.Compare(ka[:], kb[:])
+	})
 	for _, e := range m.staged {
-		m.add(e)
+		m.addSeq(e.e, e.seq)
 	}
 	m.staged = nil
 }

@@ -12,24 +12,52 @@ import (
 
 // Staging (when Options.LinkBatch > 0). Done does not queue a page's links one by one:
 // it writes them, in the same transaction, as one record of the staged bucket, whose
-// keys only grow, so the write touches the end of one small tree. Once Options.LinkBatch links are staged, commits
-// fold them into the seen set and the queues, as many records per commit as rewrite
-// foldNodes nodes. Random fingerprints and hosts spread a page's links over the whole
-// file, and bbolt rewrites a 4 KiB page for each one it touches; folding thousands
-// together makes them share the pages (Mercator's batched URL-seen test, in a B+tree).
+// keys only grow, so the write touches the end of one small tree. Once
+// Options.LinkBatch links are staged, a fold merges them into the seen set and the
+// queues: it reads the staged records, sorts their links by seen key (host hash, then
+// fingerprint) and queues them in that order over as many commits as it takes, each
+// rewriting at most foldNodes B+tree nodes. Sorted, the links of one host, and of
+// hosts whose keys are neighbours, come together, so each page of the seen set and
+// each host's queue tail is rewritten once per fold rather than once per link
+// (IRLbot's DRUM and Mercator's batched URL-seen test, in a B+tree); and since the
+// chunks follow key order, splitting a fold over commits to bound its memory loses
+// none of that sharing. The meta key "fold" records the last record of the fold and
+// how many of its sorted links are queued, so a fold cut by a crash goes on where it
+// stopped; its records leave the staged bucket with its last chunk.
+//
+// Each link gets its queue sequence number when it is staged, so a host's links keep
+// the order in which they were found whatever the order of the fold. Within a fold,
+// duplicates and the limits (MaxTotal, MaxQueuedPerHost) are decided in seen-key
+// order, the first staged of two equal URLs winning.
 //
 // Staged links are durable but not yet queued: they are neither duplicates nor added,
 // limits apply to them when they are folded, and Stats counts them apart (Staged). Next
 // folds them early rather than wait or end the crawl, and Flush folds them on demand.
 
-// cStaged counts the links in the staged bucket.
+// cStaged counts the links staged and not yet folded.
 const cStaged = "staged"
 
-var bucketStaged = []byte("staged")
+var (
+	bucketStaged = []byte("staged")
+	keyFold      = []byte("fold")
+)
 
-// stage keeps p's link for the batch's staged record, or for folding if this batch
-// folds.
+// stagedVersion is the first byte of a staged record that carries sequence numbers.
+// Records written before had none and start with a host's length, never 0.
+const stagedVersion = 0
+
+// foldState is a fold in progress: the links of the staged records up to last,
+// sorted by seen key, of which the first pos are queued.
+type foldState struct {
+	last  []byte
+	links []prepared
+	pos   int
+}
+
+// stage keeps p's link for the batch's staged record.
 func (b *batch) stage(p *prepared) {
+	b.seq++
+	p.seq = b.seq
 	b.stagedLinks = append(b.stagedLinks, *p)
 	b.count(cStaged, 1)
 }
@@ -41,14 +69,22 @@ func appendStaged(dst []byte, p *prepared) []byte {
 	dst = append(dst, p.fp[:]...)
 	dst = binary.AppendVarint(dst, int64(clamp32(p.e.Priority)))
 	dst = binary.AppendVarint(dst, int64(clamp32(p.e.Depth)))
+	dst = binary.AppendUvarint(dst, p.seq)
 	dst = binary.AppendUvarint(dst, uint64(len(p.val)))
 	return append(dst, p.val...)
 }
 
 // decodeStaged appends the links of a staged record to dst. It returns errCorrupt for
-// anything appendStaged cannot have produced.
+// anything flushStaged cannot have produced, now or before sequence numbers.
 func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
 	r := reader{b: rec}
+	withSeq := len(rec) > 0 && rec[0] == stagedVersion
+	if withSeq {
+		r.b = r.b[1:]
+		if len(r.b) == 0 {
+			return dst, errCorrupt
+		}
+	}
 	for len(r.b) > 0 && !r.err {
 		var p prepared
 		p.host = r.bytes()
@@ -58,6 +94,11 @@ func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
 		r.b = r.b[copy(p.fp[:], r.b):]
 		p.e.Priority = r.int()
 		p.e.Depth = r.int()
+		if withSeq {
+			if p.seq = r.uvarint(); p.seq == 0 {
+				r.err = true
+			}
+		}
 		p.val = []byte(r.bytes())
 		if r.err || p.host == "" {
 			return dst, errCorrupt
@@ -70,104 +111,136 @@ func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
 	return dst, nil
 }
 
-// shouldFold reports whether this batch folds the staged links in.
+// shouldFold reports whether this batch folds staged links in.
 func (b *batch) shouldFold() bool {
+	if b.f.fold != nil || b.f.foldPending {
+		return true
+	}
 	n := b.counter(cStaged)
 	if n == 0 {
 		return false
 	}
-	return b.folding || n >= int64(b.f.linkBatch)
+	return b.folding || b.f.linkBatch > 0 && n >= int64(b.f.linkBatch)
 }
 
-// flushStaged writes the batch's staged links as one record, unless it folded them.
+// flushStaged writes the batch's staged links as one record.
 func (b *batch) flushStaged() error {
 	if len(b.stagedLinks) == 0 {
 		return nil
 	}
-	var rec []byte
+	rec := []byte{stagedVersion}
 	for i := range b.stagedLinks {
 		rec = appendStaged(rec, &b.stagedLinks[i])
 	}
+	b.stagedLinks = b.stagedLinks[:0]
 	b.seq++
 	return b.staged.Put(binary.BigEndian.AppendUint64(nil, b.seq), rec)
 }
 
-// foldNodes bounds the B+tree nodes one fold may rewrite, so that a fold's memory
-// (measured: 100-150 MB at the peak) stays bounded however scattered the links: in a
-// large frontier every link can land on a page of its own, and bbolt holds each
-// rewritten page in memory until the commit. A fold that reaches it leaves the later
-// records staged.
-var foldNodes int64 = 8192 // a variable for tests
+// foldNodes bounds the B+tree nodes one commit of a fold may rewrite, so that its
+// memory stays bounded however scattered the links: bbolt holds each rewritten page
+// in memory until the commit. foldCheck is how many links a fold queues between two
+// looks at that count.
+var (
+	foldNodes int64 = 8192 // variables for tests
+	foldCheck       = 512
+)
+
+// foldLinks is the most links one fold takes in, in whole records: it bounds the
+// memory a fold holds between commits (about 150 bytes and a URL per link).
+func (f *Frontier) foldLinks() int { return 2 * max(f.linkBatch, 50_000) }
 
 func nodeCount(tx *bolt.Tx) int64 {
 	s := tx.Stats()
 	return s.GetNodeCount()
 }
 
-// foldStaged queues staged links, as Add would have, in the order they were staged:
-// whole records of earlier commits first, then this batch's links, until the
-// transaction has rewritten foldNodes nodes. The records it folds leave the staged
-// bucket.
-func (b *batch) foldStaged() error {
+// foldStep queues the next chunk of the fold in progress, starting one if there is
+// none, until this transaction has rewritten foldNodes nodes or the fold is over.
+func (b *batch) foldStep() error {
+	f := b.f
+	if f.fold == nil {
+		if err := b.startFold(); err != nil || f.fold == nil {
+			return err
+		}
+	}
+	fs := f.fold
 	nodes := nodeCount(b.tx)
-	var links []prepared
+	for fs.pos < len(fs.links) && nodeCount(b.tx)-nodes < foldNodes {
+		end := min(fs.pos+foldCheck, len(fs.links))
+		b.count(cStaged, -int64(end-fs.pos))
+		if b.counter(cStaged) < 0 {
+			return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
+		}
+		for i := fs.pos; i < end; i++ {
+			if _, err := b.add(&fs.links[i]); err != nil {
+				return err
+			}
+		}
+		fs.pos = end
+		// Written now, so that the node count includes them.
+		if err := b.putNew(); err != nil {
+			return err
+		}
+	}
+	if fs.pos < len(fs.links) {
+		v := binary.AppendUvarint(bytes.Clone(fs.last), uint64(fs.pos))
+		return b.meta.Put(keyFold, v)
+	}
 	c := b.staged.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.First() {
-		if nodeCount(b.tx)-nodes >= foldNodes {
-			return nil
-		}
-		var err error
-		if links, err = decodeStaged(links[:0], v); err != nil {
-			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
-		}
+	for k, _ := c.First(); k != nil && bytes.Compare(k, fs.last) <= 0; k, _ = c.First() {
 		if err := c.Delete(); err != nil {
 			return err
 		}
-		if err := b.fold(links); err != nil {
-			return err
-		}
 	}
-	if len(b.stagedLinks) > 0 {
-		if nodeCount(b.tx)-nodes >= foldNodes {
-			return nil // flush stages them
-		}
-		links, b.stagedLinks = b.stagedLinks, nil
-		if err := b.fold(links); err != nil {
-			return err
-		}
-	}
-	// Nothing is staged any more; a counter that says otherwise would make Flush loop.
-	if n := b.counter(cStaged); n != 0 {
-		return fmt.Errorf("%w: no links staged, counter says %d", ErrCorrupt, n)
-	}
-	return nil
+	f.fold = nil
+	return b.meta.Delete(keyFold)
 }
 
-// fold queues links, staged in this order. It looks their fingerprints up in key
-// order, so that consecutive lookups walk neighbouring pages, then queues them in
-// staging order, so that a host's links keep the order in which they were found.
-func (b *batch) fold(links []prepared) error {
-	b.count(cStaged, -int64(len(links)))
-	if b.counter(cStaged) < 0 {
-		return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
-	}
-	order := make([]int32, len(links))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int { return bytes.Compare(links[x].fp[:], links[y].fp[:]) })
-	for _, i := range order {
-		p := &links[i]
-		p.known = b.seen.Get(p.fp[:]) != nil
-		p.looked = true
-	}
-	for i := range links {
-		if _, err := b.add(&links[i]); err != nil {
-			return err
+// startFold reads the staged records of the next fold, or of the fold the file
+// records as in progress, and sorts their links.
+func (b *batch) startFold() error {
+	f := b.f
+	var last []byte
+	pos := uint64(0)
+	resume := b.meta.Get(keyFold)
+	if resume != nil {
+		if len(resume) < 8 {
+			return fmt.Errorf("%w: fold record %x", ErrCorrupt, resume)
+		}
+		var n int
+		last = resume[:8]
+		if pos, n = binary.Uvarint(resume[8:]); n <= 0 || 8+n != len(resume) {
+			return fmt.Errorf("%w: fold record %x", ErrCorrupt, resume)
 		}
 	}
-	// Written now, so that foldStaged sees the nodes they rewrite.
-	return b.putNew()
+	f.foldPending = false
+	var links []prepared
+	var lastKey []byte
+	c := b.staged.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if resume != nil && bytes.Compare(k, last) > 0 || resume == nil && len(links) >= f.foldLinks() {
+			break
+		}
+		var err error
+		if links, err = decodeStaged(links, v); err != nil {
+			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
+		}
+		lastKey = k
+	}
+	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(len(links))) {
+		return fmt.Errorf("%w: fold record %x does not match the staged records", ErrCorrupt, resume)
+	}
+	if len(links) == 0 {
+		// Nothing is staged; a counter that says otherwise would make Flush loop.
+		if n := b.counter(cStaged); n != 0 {
+			return fmt.Errorf("%w: no links staged, counter says %d", ErrCorrupt, n)
+		}
+		return nil
+	}
+	slices.SortStableFunc(links, func(x, y prepared) int { return bytes.Compare(x.fp[:], y.fp[:]) })
+	f.fold = &foldState{last: bytes.Clone(lastKey), links: links, pos: int(pos)}
+	return nil
 }
 
 // Flush folds all the staged links into the queues now, in as many commits as that
@@ -188,7 +261,7 @@ func (f *Frontier) Flush(ctx context.Context) error {
 	}
 }
 
-// foldOnce commits one fold of staged links, at most foldNodes nodes' worth.
+// foldOnce commits one chunk of a fold, at most foldNodes nodes' worth.
 func (f *Frontier) foldOnce(ctx context.Context) error {
 	return f.do(ctx, &op{apply: func(b *batch) error {
 		b.folding = true

@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -124,26 +125,20 @@ func TestStagingUpgrade(t *testing.T) {
 	}
 }
 
-// TestFoldBudget folds a record at a time when each fold may rewrite only one node.
+// TestFoldBudget folds a few links per commit when each commit may rewrite only one
+// node: the fold goes on over commits, in seen-key order, and a host's links keep the
+// order in which they were found.
 func TestFoldBudget(t *testing.T) {
-	defer func(n int64) { foldNodes = n }(foldNodes)
-	foldNodes = 1
+	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
+	foldNodes, foldCheck = 1, 2
 	ctx := context.Background()
 	f, _ := openTest(t, Options{LinkBatch: 1000})
-	mustAdd(t, f, 3, Entry{URL: "http://a.test/"}, Entry{URL: "http://b.test/"}, Entry{URL: "http://c.test/"})
-	for i, l := range []*Lease{lease(t, f), lease(t, f), lease(t, f)} {
-		done(t, f, l, Outcome{Links: []Entry{
-			{URL: l.URL + "x", Depth: 1}, {URL: l.URL + "y", Depth: 1}, {URL: "http://d.test/" + string(rune('a'+i)), Depth: 1},
-		}})
-	}
-	if s := f.Stats(); s.Staged != 9 {
-		t.Fatalf("Staged %d, want 9", s.Staged)
-	}
+	stageNine(t, f)
 	if err := f.foldOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if s := f.Stats(); s.Staged != 6 || s.Queued != 3 || s.Added != 6 {
-		t.Fatalf("after one fold of one record: %+v", s)
+	if s := f.Stats(); s.Staged != 7 || s.Added+s.Duplicates != 5 {
+		t.Fatalf("after one commit of the fold: %+v", s)
 	}
 	if err := f.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -155,6 +150,101 @@ func TestFoldBudget(t *testing.T) {
 	if l.URL != "http://d.test/a" {
 		t.Fatalf("first lease %s, want http://d.test/a: a new host first, its links in the order staged", l.URL)
 	}
+}
+
+// stageNine adds three seeds, finishes them and stages nine links.
+func stageNine(t *testing.T, f *Frontier) {
+	t.Helper()
+	mustAdd(t, f, 3, Entry{URL: "http://a.test/"}, Entry{URL: "http://b.test/"}, Entry{URL: "http://c.test/"})
+	for i, l := range []*Lease{lease(t, f), lease(t, f), lease(t, f)} {
+		done(t, f, l, Outcome{Links: []Entry{
+			{URL: l.URL + "x", Depth: 1}, {URL: l.URL + "y", Depth: 1}, {URL: "http://d.test/" + string(rune('a'+i)), Depth: 1},
+		}})
+	}
+	if s := f.Stats(); s.Staged != 9 {
+		t.Fatalf("Staged %d, want 9", s.Staged)
+	}
+}
+
+// TestFoldResume closes the file in the middle of a fold, as a crash would leave it,
+// and checks that the next Open goes on where the fold stopped: every link queued
+// once, none counted twice.
+func TestFoldResume(t *testing.T) {
+	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
+	foldNodes, foldCheck = 1, 2
+	ctx := context.Background()
+	f, path := openTest(t, Options{LinkBatch: 1000})
+	mustAdd(t, f, 3, Entry{URL: "http://a.test/"}, Entry{URL: "http://b.test/"}, Entry{URL: "http://c.test/"})
+	for i, l := range []*Lease{lease(t, f), lease(t, f), lease(t, f)} {
+		var links []Entry
+		for j := range 10 {
+			links = append(links, Entry{URL: fmt.Sprintf("%sx%d", l.URL, j), Depth: 1},
+				Entry{URL: fmt.Sprintf("http://d.test/%d-%d", i, j), Depth: 1})
+		}
+		done(t, f, l, Outcome{Links: links})
+	}
+	for range 2 {
+		if err := f.foldOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := f.Stats(); s.Staged != 56 {
+		t.Fatalf("after two commits of the fold: Staged %d, want 56", s.Staged)
+	}
+	// A Done staging more links while the fold is under way: they wait for the next.
+	mustAdd(t, f, 1, Entry{URL: "http://e.test/"})
+	done(t, f, leaseURL(t, f, "http://e.test/"), Outcome{Links: []Entry{{URL: "http://e.test/z", Depth: 1}, {URL: "http://a.test/x3", Depth: 1}}})
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Every commit goes on with the fold, one node's worth: it is not over yet.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta).Get(keyFold) == nil {
+			t.Error("no fold under way at Close")
+		}
+		return nil
+	})
+	db.Close()
+	f, err = Open(path, Options{LinkBatch: 1000, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := f.Stats()
+	if s.Staged != 0 || s.Queued != 61 || s.Added != 65 || s.Duplicates != 1 {
+		t.Fatalf("after Flush: %+v", s)
+	}
+	f.view(func(tx *bolt.Tx) error {
+		if n := tx.Bucket(bucketStaged).Stats().KeyN; n != 0 {
+			t.Errorf("%d staged records left", n)
+		}
+		if v := tx.Bucket(bucketMeta).Get(keyFold); v != nil {
+			t.Errorf("fold record %x left", v)
+		}
+		return nil
+	})
+}
+
+// leaseURL leases until it gets rawURL, giving the others back with a Retry that uses
+// no attempt.
+func leaseURL(t *testing.T, f *Frontier, rawURL string) *Lease {
+	t.Helper()
+	for range 100 {
+		l := lease(t, f)
+		if l.URL == rawURL {
+			return l
+		}
+		done(t, f, l, Outcome{Kind: Retry, NoAttempt: true})
+	}
+	t.Fatalf("never leased %s", rawURL)
+	return nil
 }
 
 // TestStagedCounterCorrupt: a staged counter with nothing staged is an error, not a
