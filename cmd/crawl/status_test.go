@@ -190,3 +190,26 @@ func TestFatalErrorOnce(t *testing.T) {
 		t.Errorf("crawl.log lacks the error:\n%s", log)
 	}
 }
+
+// TestStatusAfterKill: a status file left "running" by a crawl that no longer holds
+// the database is read as a crawl that died.
+func TestStatusAfterKill(t *testing.T) {
+	data := t.TempDir()
+	f, err := frontier.Open(filepath.Join(data, "frontier.db"), frontier.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(context.Background(), frontier.Entry{URL: "http://a.test/1"}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	status := `{"state":"running","pid":1,"started":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:01:00Z","summary":{"pages":7}}`
+	if err := os.WriteFile(filepath.Join(data, crawl.StatusFile), []byte(status), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "status", "-data", data)
+	if code != 0 || !strings.Contains(out, "last run: ended without writing its final figures (killed?)") ||
+		!strings.Contains(out, "pages    7 (") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
