@@ -273,6 +273,31 @@ func (m *model) fold() {
 	m.staged = nil
 }
 
+// requeue is Requeue of one entry.
+func (m *model) requeue(e Entry) bool {
+	if m.refuse(e) {
+		return false
+	}
+	if !m.seen[e.URL] {
+		return m.add(e)
+	}
+	name, _ := hostOf(e.URL)
+	h := m.hosts[name]
+	if slices.ContainsFunc(slices.Concat(h.queue, h.later), func(x *mEntry) bool { return x.e.URL == e.URL }) {
+		return false
+	}
+	m.seq++
+	h.queue = append(h.queue, &mEntry{e: e, seq: m.seq})
+	slices.SortStableFunc(h.queue, byRank)
+	if h.done > 0 {
+		h.done--
+		if m.counters[cDone] > 0 {
+			m.counters[cDone]--
+		}
+	}
+	return true
+}
+
 func (m *model) reopen() {
 	for _, h := range m.hosts {
 		h.leased = nil
@@ -485,6 +510,19 @@ func runModel(t *testing.T, seed uint64, opts Options, steps int) {
 				}
 			} else if !errors.Is(err, ErrUnknownHost) {
 				t.Fatalf("step %d %s: got %v, want ErrUnknownHost", step, what, err)
+			}
+		case r < 97:
+			es := randEntries(4)
+			what = fmt.Sprintf("Requeue(%d)", len(es))
+			want := 0
+			for _, e := range es {
+				if m.requeue(e) {
+					want++
+				}
+			}
+			got, err := f.Requeue(ctx, es...)
+			if err != nil || got != want {
+				t.Fatalf("step %d %s: got %d, %v; want %d", step, what, got, err, want)
 			}
 		default:
 			what = "reopen"
