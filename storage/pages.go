@@ -113,9 +113,10 @@ type PagesOptions struct {
 // PagesWriter appends pages to a pages.jsonl file. It is safe for concurrent
 // use by multiple goroutines.
 type PagesWriter struct {
-	opts PagesOptions
-	fl   flusher
-	cut  int64
+	opts   PagesOptions
+	path   string
+	fl     flusher
+	repair TailRepair
 
 	mu     sync.Mutex
 	f      *os.File
@@ -126,33 +127,27 @@ type PagesWriter struct {
 }
 
 // OpenPages opens the pages file at path for appending, creating it if
-// missing. A torn tail left by a crash (a last line without its newline, or
-// last lines that are not JSON objects) is cut off first; Cut reports how
-// many bytes that was.
+// missing. A torn tail left by a crash (a last line cut short, or last lines
+// that are not JSON objects) is cut off first, and a last line that is whole
+// but for its newline gets one; Repair reports what was done.
 func OpenPages(path string, opts PagesOptions) (*PagesWriter, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("storage: pages: %w", err)
 	}
-	size, keep, err := wholeLines(f)
-	if err == nil && keep < size {
-		err = f.Truncate(keep)
-		if err == nil && !opts.NoSync {
-			err = f.Sync()
-		}
-	}
-	if err == nil {
-		_, err = f.Seek(0, io.SeekEnd)
-	}
+	r, err := repairTail(f, opts.NoSync)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("storage: pages: %w", err)
 	}
-	return &PagesWriter{opts: opts, f: f, cut: size - keep}, nil
+	return &PagesWriter{opts: opts, path: path, f: f, repair: r}, nil
 }
 
 // Cut returns how many bytes of a torn tail OpenPages cut off.
-func (p *PagesWriter) Cut() int64 { return p.cut }
+func (p *PagesWriter) Cut() int64 { return p.repair.Cut }
+
+// Repair returns what OpenPages repaired at the end of the file.
+func (p *PagesWriter) Repair() TailRepair { return p.repair }
 
 // tailWindow is how far back wholeLines looks for whole lines.
 const tailWindow = 1 << 20
