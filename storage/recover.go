@@ -44,12 +44,23 @@ func (c *byteCounter) ReadByte() (byte, error) {
 // its block and followed by CRLF CRLF) and how many records that prefix holds.
 // It reads records as streams: memory stays bounded whatever r holds.
 func scanMembers(r io.Reader) (end int64, records int) {
+	end, records, _ = scan(r, nil)
+	return end, records
+}
+
+// scan is scanMembers that also says what is wrong at end (nil when r ends
+// there cleanly) and, when starts is not nil, appends the offset of each whole
+// record's member to it.
+func scan(r io.Reader, starts *[]int64) (end int64, records int, problem error) {
 	c := &byteCounter{br: bufio.NewReaderSize(r, 64<<10)}
 	var zr *gzip.Reader
 	br := bufio.NewReaderSize(nil, maxRecordHead)
 	for {
 		if _, err := c.br.Peek(1); err != nil {
-			return end, records // clean end of input
+			if err != io.EOF {
+				return end, records, err
+			}
+			return end, records, nil // clean end of input
 		}
 		var err error
 		if zr == nil {
@@ -58,12 +69,15 @@ func scanMembers(r io.Reader) (end int64, records int) {
 			err = zr.Reset(c)
 		}
 		if err != nil {
-			return end, records
+			return end, records, fmt.Errorf("gzip member: %w", err)
 		}
 		zr.Multistream(false)
 		br.Reset(zr)
 		if err := checkRecord(br); err != nil {
-			return end, records
+			return end, records, err
+		}
+		if starts != nil {
+			*starts = append(*starts, end)
 		}
 		end = c.n
 		records++
@@ -74,7 +88,10 @@ func scanMembers(r io.Reader) (end int64, records int) {
 // it is whole. br must be able to buffer maxRecordHead bytes.
 func checkRecord(br *bufio.Reader) error {
 	line, err := br.ReadSlice('\n')
-	if err != nil || !bytes.HasPrefix(line, []byte("WARC/")) || !bytes.HasSuffix(line, []byte("\r\n")) {
+	if err != nil {
+		return fmt.Errorf("no WARC version line: %w", err)
+	}
+	if !bytes.HasPrefix(line, []byte("WARC/")) || !bytes.HasSuffix(line, []byte("\r\n")) {
 		return errors.New("no WARC version line")
 	}
 	length := int64(-1)
@@ -82,7 +99,7 @@ func checkRecord(br *bufio.Reader) error {
 	for {
 		line, err := br.ReadSlice('\n')
 		if err != nil {
-			return errors.New("header cut short")
+			return fmt.Errorf("header cut short: %w", err)
 		}
 		headBytes += len(line)
 		if headBytes > maxRecordHead {
@@ -104,15 +121,23 @@ func checkRecord(br *bufio.Reader) error {
 		return errors.New("no Content-Length")
 	}
 	if n, err := br.Discard(int(min(length, 1<<40))); err != nil || int64(n) != length {
-		return errors.New("block cut short")
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return fmt.Errorf("block cut short: %d of %d bytes (Content-Length): %w", n, length, err)
 	}
 	var tail [4]byte
-	if _, err := io.ReadFull(br, tail[:]); err != nil || string(tail[:]) != "\r\n\r\n" {
-		return errors.New("no record end")
+	if _, err := io.ReadFull(br, tail[:]); err != nil {
+		return fmt.Errorf("no record end: %w", err)
+	}
+	if string(tail[:]) != "\r\n\r\n" {
+		return errors.New("no CRLF CRLF after the block: Content-Length wrong")
 	}
 	// The member must end right here; reading to EOF checks its CRC and size.
-	if n, err := io.Copy(io.Discard, br); err != nil || n != 0 {
-		return errors.New("member damaged or longer than its record")
+	if n, err := io.Copy(io.Discard, br); err != nil {
+		return fmt.Errorf("gzip member damaged: %w", err)
+	} else if n != 0 {
+		return fmt.Errorf("gzip member holds %d bytes after its record", n)
 	}
 	return nil
 }
@@ -132,6 +157,30 @@ type Recovery struct {
 // empty when nothing needed repair.
 func (w *WARCWriter) Repairs() []Recovery {
 	return append([]Recovery(nil), w.repairs...)
+}
+
+// Damaged returns the WARC files of earlier runs, other than the newest, whose
+// end OpenWARC found damaged: cut short, or not ending in whole records. They
+// are reported, not repaired; CheckWARC tells more.
+func (w *WARCWriter) Damaged() []FileCheck {
+	return append([]FileCheck(nil), w.damaged...)
+}
+
+// checkOlder checks the end of every WARC file but the newest (see checkTail).
+func (w *WARCWriter) checkOlder(entries []os.DirEntry, newest string, written map[string]int64) error {
+	for _, e := range entries {
+		if _, ok := parseName(w.opts.Prefix, e.Name()); !ok || e.Name() == newest {
+			continue
+		}
+		c, err := checkTail(filepath.Join(w.opts.Dir, e.Name()), written[e.Name()])
+		if err != nil {
+			return err
+		}
+		if !c.Whole() {
+			w.damaged = append(w.damaged, c)
+		}
+	}
+	return nil
 }
 
 // removeTemps removes the temporary files startFile leaves when the process

@@ -16,7 +16,7 @@ func TestOpenPagesRepair(t *testing.T) {
 	b := `{"url":"http://b.example/","title":"B"}`
 	cases := []struct {
 		name, content, want string
-		repair                TailRepair
+		repair              TailRepair
 	}{
 		{"empty", "", "", TailRepair{}},
 		{"whole", a + b + "\n", a + b + "\n", TailRepair{}},

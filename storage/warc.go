@@ -144,8 +144,10 @@ type WARCWriter struct {
 	rec  *Recovery
 	cdx  *cdxjWriter // the CDXJ index of each file (cdxj_writer.go)
 
-	// repairs lists what OpenWARC cut or removed (recover.go).
+	// repairs lists what OpenWARC cut or removed, damaged the files of
+	// earlier runs it found damaged and left alone (recover.go).
 	repairs []Recovery
+	damaged []FileCheck
 	// openFile, when set, replaces os.OpenFile: tests inject write failures.
 	openFile func(name string, flag int, perm os.FileMode) (*os.File, error)
 
@@ -273,6 +275,9 @@ func (w *WARCWriter) recover() error {
 		}
 	}
 	if err := w.removeTemps(entries); err != nil {
+		return err
+	}
+	if err := w.checkOlder(entries, newest, durable); err != nil {
 		return err
 	}
 	if newest == "" {
