@@ -403,7 +403,7 @@ func (c *Crawler) open() error {
 	if n := c.skipped.Cut(); n > 0 {
 		c.log.Warn("skipped.jsonl: cut a torn last line left by a crash", "bytes", n)
 	}
-	return nil
+	return c.reportRepairs()
 }
 
 // close closes everything open re-entrantly, returning the first error.
