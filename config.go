@@ -123,6 +123,12 @@ type FetchConfig struct {
 	MaxAttempts int `yaml:"max_attempts"`
 	// MaxRedirects is how many redirect hops are followed from one URL.
 	MaxRedirects int `yaml:"max_redirects"`
+	// CAFile is a PEM file of certificates trusted besides the system's roots, for
+	// sites whose certificates a private CA signed. Empty means the system roots only.
+	CAFile string `yaml:"ca_file"`
+	// InsecureSkipVerify accepts any TLS certificate, unverified: anyone on the path
+	// can then pose as the site. Off by default; when on, every run warns.
+	InsecureSkipVerify bool `yaml:"insecure_skip_verify"`
 }
 
 // NetworkConfig says which addresses may be reached.
@@ -132,6 +138,9 @@ type NetworkConfig struct {
 	AllowPrivate bool `yaml:"allow_private"`
 	// Resolve maps "host:port" to "ip:port", like curl --resolve.
 	Resolve map[string]string `yaml:"resolve"`
+	// Resolver, when not nil, looks host names up instead of the system's resolver
+	// (tests, a DNS server of one's own). It has no YAML form.
+	Resolver *net.Resolver `yaml:"-"`
 }
 
 // RobotsConfig sets how robots.txt is fetched and cached (RFC 9309 §2.3–2.4).

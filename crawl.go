@@ -141,6 +141,10 @@ func New(cfg Config) (*Crawler, error) {
 		return nil, &ConfigError{Field: "scope", Err: err}
 	}
 	c.scope = scope
+	tlsConfig, err := tlsConfig(cfg.Fetch)
+	if err != nil {
+		return nil, &ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
+	}
 	c.client, err = fetch.New(fetch.Options{
 		UserAgent:     cfg.UserAgent,
 		DialTimeout:   time.Duration(cfg.Fetch.DialTimeout),
@@ -151,6 +155,8 @@ func New(cfg Config) (*Crawler, error) {
 		AcceptTypes:   cfg.Fetch.AcceptTypes,
 		AllowPrivate:  cfg.Network.AllowPrivate,
 		Resolve:       cfg.Network.Resolve,
+		Resolver:      cfg.Network.Resolver,
+		TLSConfig:     tlsConfig,
 	})
 	if err != nil {
 		return nil, &ConfigError{Field: "user_agent", Value: cfg.UserAgent, Err: err}
@@ -230,6 +236,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	}
 	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
 		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
+	if c.cfg.Fetch.InsecureSkipVerify {
+		c.log.Warn("fetch.insecure_skip_verify is on: TLS certificates are not checked, so anyone on the path can pose as a site and its pages are archived as genuine")
+	}
 
 	c.resumed = c.front.Stats().Hosts > 0
 	if err := c.addSeeds(ctx); err != nil {

@@ -96,14 +96,22 @@ const robotsMaxRedirects = 5
 // every wait ends with ctx.
 func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*robots.FetchResult, error) {
 	c := f.c
-	c.counters.robotsFetched.Add(1)
 	target := robotsURL
 	seen := map[string]bool{target: true}
 	for hops := 0; ; hops++ {
 		resp, err := f.hop(ctx, target)
 		if err != nil {
-			c.log.Info("robots.txt unreachable", "url", robotsURL, "fetching", target, "err", err)
+			if ctx.Err() != nil {
+				return nil, err // stopping: not the host's failure
+			}
+			c.counters.errors.Add(1)
+			if !c.reportPermanent(target, err) {
+				c.log.Info("robots.txt unreachable", "url", robotsURL, "fetching", target, "err", err)
+			}
 			return nil, err
+		}
+		if hops == 0 {
+			c.counters.robotsFetched.Add(1)
 		}
 		next := resp.Location
 		redirect := resp.Status >= 300 && resp.Status < 400 && next != ""

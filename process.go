@@ -236,7 +236,9 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
 	}
 	retry := fe.Temporary() && !c.lastAttempt(l)
-	c.log.Info("fetch failed", "url", l.URL, "phase", fe.Phase, "attempt", l.Attempt, "retry", retry, "err", err)
+	if !c.reportPermanent(l.URL, err) {
+		c.log.Info("fetch failed", "url", l.URL, "phase", fe.Phase, "attempt", l.Attempt, "retry", retry, "err", err)
+	}
 	var out frontier.Outcome
 	var s *storage.Skip
 	switch {

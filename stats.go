@@ -14,7 +14,7 @@ type counters struct {
 	fetched       atomic.Int64 // responses received (pages, robots.txt and sitemaps)
 	pages         atomic.Int64 // page and sitemap responses received
 	bytes         atomic.Int64 // body bytes received, as sent on the wire
-	errors        atomic.Int64 // fetches that ended in a network error or timeout
+	errors        atomic.Int64 // fetches that got no response (network, TLS, DNS, policy), robots.txt included
 	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
 	robotsFetched atomic.Int64 // robots.txt fetches
 	inFlight      atomic.Int64 // fetches in progress
@@ -52,7 +52,7 @@ type Summary struct {
 	Pages         int64            `json:"pages"`          // page and sitemap responses received in this run
 	ByStatus      map[string]int64 `json:"by_status"`      // responses by status class ("2xx", "3xx", ...)
 	Bytes         int64            `json:"bytes"`          // body bytes received
-	Errors        int64            `json:"errors"`         // fetches that failed on the network
+	Errors        int64            `json:"errors"`         // fetches (robots.txt included) that got no response: network, TLS, DNS, refused address
 	RobotsBlocked int64            `json:"robots_blocked"` // URLs robots.txt disallowed
 	RobotsFetched int64            `json:"robots_fetched"` // robots.txt fetches
 	Skipped       map[string]int64 `json:"skipped"`        // URLs skipped by reason (scope, traps, limits, ...)
@@ -71,6 +71,11 @@ type Summary struct {
 	Failed bool `json:"failed"`
 }
 
+// NothingFetched reports a run that fetched no page and met errors, such as one whose
+// every seed failed (a refused address, a certificate error, a name that does not
+// exist): the command then exits non-zero.
+func (s Summary) NothingFetched() bool { return s.Started && s.Pages == 0 && s.Errors > 0 }
+
 // String formats the summary as a few lines for people.
 func (s Summary) String() string {
 	var b strings.Builder
@@ -78,6 +83,8 @@ func (s Summary) String() string {
 	switch {
 	case s.Failed:
 		state = "stopped by an error"
+	case s.NothingFetched():
+		state = "failed: no page fetched (the warnings above say why)"
 	case s.Complete:
 		state = "complete"
 	case s.LimitReached:
@@ -92,7 +99,7 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "  status:  %s\n", formatCounts(s.ByStatus))
 	fmt.Fprintf(&b, "  robots:  %d robots.txt fetched, %d URLs disallowed\n", s.RobotsFetched, s.RobotsBlocked)
 	fmt.Fprintf(&b, "  skipped: %s\n", formatCounts(s.Skipped))
-	fmt.Fprintf(&b, "  errors:  %d network errors; %d URLs still queued, %d set aside until the next run\n", s.Errors, s.Queued, s.Parked)
+	fmt.Fprintf(&b, "  errors:  %d failed fetches; %d URLs still queued, %d set aside until the next run\n", s.Errors, s.Queued, s.Parked)
 	if s.Staged > 0 {
 		fmt.Fprintf(&b, "  links:   %d found and not yet sorted into the queues (the next run does)\n", s.Staged)
 	}

@@ -37,7 +37,7 @@ func New(opts Options) (*Client, error) {
 	}
 	o.AcceptTypes = append([]string(nil), o.AcceptTypes...)
 	d := &dialer{
-		net:        net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second},
+		net:        net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second, Resolver: o.Resolver},
 		resolve:    resolve,
 		tlsConfig:  o.TLSConfig,
 		tlsTimeout: o.TLSTimeout,

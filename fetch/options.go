@@ -77,6 +77,10 @@ type Options struct {
 	// the connection, like curl --resolve; the URL, Host header and TLS server
 	// name are unchanged. The network policy still applies to the mapped address.
 	Resolve map[string]string
+	// Resolver, if not nil, looks host names up instead of the system's resolver
+	// (for tests, or a DNS server of one's own). The network policy still applies
+	// to the addresses it returns.
+	Resolver *net.Resolver
 
 	// MaxConnsPerHost caps connections (active and idle) per scheme+host+port;
 	// zero means 2.

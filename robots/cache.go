@@ -7,6 +7,7 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -19,8 +20,12 @@ import (
 // fetch goes through politeness, follows up to 5 redirects (across hosts too, RFC 9309
 // §2.3.1.2) and archives each hop. A non-nil error means the fetch failed (network
 // error, timeout, too many redirects): robots.txt is unreachable, as it is for a nil
-// result. When the error comes with the end of ctx, nothing is recorded. A Fetcher must
-// be safe for concurrent use: a Cache fetches for several authorities at once.
+// result. When the error comes with the end of ctx, nothing is recorded. An error with
+// a method Temporary() bool that reports false (an address refused by policy, a bad
+// TLS certificate, a host name that does not exist: trying again soon cannot help) makes
+// the Cache give up on the authority at once (Entry.GaveUp) instead of after
+// CacheOptions.UnreachableAttempts fetches. A Fetcher must be safe for concurrent use:
+// a Cache fetches for several authorities at once.
 type Fetcher interface {
 	FetchRobots(ctx context.Context, robotsURL string) (*FetchResult, error)
 }
@@ -63,7 +68,7 @@ type CacheOptions struct {
 	MinAge time.Duration
 	// UnreachableAttempts is how many consecutive unreachable fetches this Cache
 	// makes before it gives up on an authority for the run (Entry.GaveUp). Zero
-	// means 3.
+	// means 3. A permanent fetch error (see Fetcher) gives up at once.
 	UnreachableAttempts int
 	// UnreachableRetry is the wait after the first unreachable fetch before the
 	// second; each further wait doubles, up to MaxAge. A longer Retry-After in the
@@ -176,11 +181,12 @@ type snapshot struct {
 
 // failure is the state of an authority whose robots.txt is unreachable.
 type failure struct {
-	status   int // of the last fetch; 0 for a network error
-	at       time.Time
-	finalURL string
-	attempts int // consecutive unreachable fetches by this Cache
-	retryAt  time.Time
+	status    int // of the last fetch; 0 for a network error
+	at        time.Time
+	finalURL  string
+	attempts  int  // consecutive unreachable fetches by this Cache
+	permanent bool // the last fetch failed in a way trying again cannot help (see Fetcher)
+	retryAt   time.Time
 }
 
 // NewCache returns a Cache that fetches through f and persists through s. s may be
@@ -354,11 +360,12 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 			attempts = s.fail.attempts + 1
 		}
 		s.fail = &failure{
-			status:   status,
-			at:       now,
-			finalURL: finalURL,
-			attempts: attempts,
-			retryAt:  now.Add(c.backoff(attempts, header, now)),
+			permanent: permanent(ferr),
+			status:    status,
+			at:        now,
+			finalURL:  finalURL,
+			attempts:  attempts,
+			retryAt:   now.Add(c.backoff(attempts, header, now)),
 		}
 	}
 	s.entry = c.build(s, now)
@@ -369,6 +376,13 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 		return nil, err
 	}
 	return e, nil
+}
+
+// permanent reports whether a fetch error says that trying again soon cannot help: it
+// has a Temporary method that reports false.
+func permanent(err error) bool {
+	var t interface{ Temporary() bool }
+	return errors.As(err, &t) && !t.Temporary()
 }
 
 // build returns the entry that s stands for at now. It is called with c.mu held.
@@ -387,7 +401,7 @@ func (c *Cache) build(s *slot, now time.Time) *Entry {
 		return e
 	}
 	e.Robots, e.FetchedAt, e.FinalURL = FromStatus(f.status, nil), f.at, f.finalURL
-	e.GaveUp = f.attempts >= c.opts.UnreachableAttempts
+	e.GaveUp = f.attempts >= c.opts.UnreachableAttempts || f.permanent && f.attempts > 0
 	return e
 }
 
@@ -486,7 +500,8 @@ type Entry struct {
 	// each further one. Zero when not Unreachable.
 	RetryAt time.Time
 	// GaveUp reports that robots.txt is Unreachable, not Stale, and Attempts has
-	// reached CacheOptions.UnreachableAttempts: the engine sets the host aside for
+	// reached CacheOptions.UnreachableAttempts, or the last fetch failed permanently
+	// (see Fetcher): the engine sets the host aside for
 	// the run. Robots then disallows everything.
 	GaveUp bool
 }

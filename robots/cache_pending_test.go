@@ -61,3 +61,32 @@ func TestCacheInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// permErr is a fetch error that says whether trying again may help.
+type permErr struct{ temporary bool }
+
+func (e *permErr) Error() string   { return "fetch failed" }
+func (e *permErr) Temporary() bool { return e.temporary }
+
+// TestCachePermanentError: a permanent fetch error gives up on the authority at the
+// first fetch; a temporary one counts attempts as before.
+func TestCachePermanentError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    error
+		gaveUp bool
+	}{
+		{"permanent", &permErr{temporary: false}, true},
+		{"temporary", &permErr{temporary: true}, false},
+		{"plain", errNetwork, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fetcher(reply{err: tc.err})
+			e := mustGet(t, NewCache(f, newStore(), CacheOptions{Now: newClock().Now}), host)
+			if !e.Unreachable || e.GaveUp != tc.gaveUp || e.Attempts < 1 {
+				t.Errorf("after one fetch failing with %v: unreachable %v, gave up %v after %d attempts; want unreachable, gave up %v",
+					tc.err, e.Unreachable, e.GaveUp, e.Attempts, tc.gaveUp)
+			}
+		})
+	}
+}

@@ -39,8 +39,10 @@ type failRecord struct {
 	At       time.Time `json:"at"`
 	FinalURL string    `json:"final_url,omitempty"`
 	Attempts int       `json:"attempts"`
-	RetryAt  time.Time `json:"retry_at"`
-	Run      string    `json:"run,omitempty"` // the Cache that counted Attempts
+	// Permanent: the last fetch failed in a way trying again soon cannot help.
+	Permanent bool      `json:"permanent,omitempty"`
+	RetryAt   time.Time `json:"retry_at"`
+	Run       string    `json:"run,omitempty"` // the Cache that counted Attempts
 }
 
 // successful reports whether a fetch with this status gives rules of its own (2xx or
@@ -111,11 +113,12 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 	var fail *failure
 	if f := r.Fail; f != nil {
 		fail = &failure{
-			status:   f.Status,
-			at:       f.At,
-			finalURL: f.FinalURL,
-			attempts: f.Attempts,
-			retryAt:  minTime(f.RetryAt, now.Add(c.opts.MaxAge)),
+			status:    f.Status,
+			at:        f.At,
+			finalURL:  f.FinalURL,
+			attempts:  f.Attempts,
+			permanent: f.Permanent,
+			retryAt:   minTime(f.RetryAt, now.Add(c.opts.MaxAge)),
 		}
 		if f.Run != c.run {
 			fail.attempts = 0 // counted by an earlier run: this one starts again
@@ -174,12 +177,13 @@ func (c *Cache) save(authority string, good *snapshot, fail *failure, body []byt
 			r.Good = old.Good
 		}
 		r.Fail = &failRecord{
-			Status:   fail.status,
-			At:       fail.at,
-			FinalURL: fail.finalURL,
-			Attempts: fail.attempts,
-			RetryAt:  fail.retryAt,
-			Run:      c.run,
+			Status:    fail.status,
+			At:        fail.at,
+			FinalURL:  fail.finalURL,
+			Attempts:  fail.attempts,
+			Permanent: fail.permanent,
+			RetryAt:   fail.retryAt,
+			Run:       c.run,
 		}
 	}
 	data, err := json.Marshal(r)

@@ -217,6 +217,9 @@ func runEngine(ctx context.Context, m *Main, cfg crawl.Config, progress string) 
 		}
 	default:
 	}
+	if runErr == nil && sum.NothingFetched() {
+		return fmt.Errorf("no page fetched: %d fetches failed (see the warnings above)", sum.Errors)
+	}
 	return runErr
 }
 
