@@ -10,6 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // FileCheck is what CheckWARC found in one WARC file.
@@ -200,4 +204,87 @@ func isStart(w *FileCheck, off int64) bool {
 	}
 	_, ok := slices.BinarySearch(w.Starts, off)
 	return ok
+}
+
+// Verify checks every WARC file in warcDir with CheckWARC, calling fn, if not nil,
+// after each, and then the pages file at pagesPath against them with CheckPages (no
+// pages file, or an empty pagesPath, skips that). A file shorter than the size the
+// digest index records as written is damaged too, even if it ends on a whole record.
+// It refuses a directory a running crawl writes to (ErrInUse). The error is for what
+// it cannot read; damage is in the results.
+func Verify(warcDir, pagesPath string, fn func(*FileCheck)) ([]*FileCheck, *PagesCheck, error) {
+	unlock, err := lockDir(warcDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	written, err := writtenSizes(warcDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := WARCFiles(warcDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var checks []*FileCheck
+	byName := make(map[string]*FileCheck)
+	for _, p := range paths {
+		c, err := CheckWARC(p)
+		if err != nil {
+			return checks, nil, err
+		}
+		if n := written[c.File]; c.Size < n && c.Problem == "" {
+			c.Problem = fmt.Sprintf("file is %d bytes, %d were written: cut short", c.Size, n)
+		}
+		checks = append(checks, &c)
+		byName[c.File] = &c
+		if fn != nil {
+			fn(&c)
+		}
+	}
+	if pagesPath == "" {
+		return checks, nil, nil
+	}
+	if _, err := os.Stat(pagesPath); errors.Is(err, os.ErrNotExist) {
+		return checks, nil, nil
+	}
+	pc, err := CheckPages(pagesPath, warcDir, byName)
+	if err != nil {
+		return checks, nil, err
+	}
+	return checks, &pc, nil
+}
+
+// writtenSizes reads the sizes the digest index of warcDir records as written,
+// by file; none if there is no index.
+func writtenSizes(warcDir string) (map[string]int64, error) {
+	sizes := make(map[string]int64)
+	path := filepath.Join(warcDir, DigestIndexName)
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join(filepath.Dir(filepath.Clean(warcDir)), DigestIndexName)
+		if _, err := os.Stat(path); err != nil {
+			return sizes, nil
+		}
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 500 * time.Millisecond, ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("storage: digest index: %w", err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketFiles)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+				sizes[string(k)] = n
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: digest index: %w", err)
+	}
+	return sizes, nil
 }

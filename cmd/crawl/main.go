@@ -7,6 +7,7 @@
 //	                            flags may also follow the URLs
 //	crawl status [-data DIR]    what the frontier holds, or a running crawl's figures
 //	crawl robots [flags] URL... explain robots.txt decisions
+//	crawl verify [-data DIR]    check the WARC files and pages.jsonl for damage
 //	crawl help                  list every sub-command
 //	crawl --version             print the version
 package main
