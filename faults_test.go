@@ -279,3 +279,54 @@ func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
 		t.Errorf("audit over both runs: %v", err)
 	}
 }
+
+// TestInterruptedRobotsDoesNotHoldWorker: the host whose robots.txt fetch a kill cut
+// waits max_delay, but its lease goes back to the frontier meanwhile: the only worker
+// crawls another host in that time.
+func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{
+		{Host: "cut.test", Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /private/\n"},
+			Pages: map[string]*crawltest.Page{"/": {}}},
+		{Host: "other.test", Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /private/\n"},
+			Pages: map[string]*crawltest.Page{"/": {Links: []string{"/a.html", "/b.html"}}, "/a.html": {}, "/b.html": {}}},
+	})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Workers = 1
+	cfg.Politeness.MinDelay = crawl.Duration(10 * time.Millisecond)
+	cfg.Politeness.MaxDelay = crawl.Duration(2 * time.Second)
+
+	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cache := robots.NewCache(&cutFetcher{farm: farm, cancel: cancel}, f, robots.CacheOptions{})
+	if _, err := cache.Get(ctx, "http://cut.test"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cut robots.txt fetch: got %v, want context.Canceled", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cut := farm.Requests()[0]
+
+	runCrawl(t, cfg)
+	var cutAgain time.Time
+	var otherLast time.Time
+	for _, r := range farm.Requests()[1:] {
+		switch r.Host {
+		case "cut.test":
+			if cutAgain.IsZero() {
+				cutAgain = r.Start
+			}
+		case "other.test":
+			otherLast = r.Start
+		}
+	}
+	if gap := cutAgain.Sub(cut.Start); gap < 2*time.Second {
+		t.Errorf("cut.test contacted again %v after the cut fetch, want at least max_delay (2s)", gap)
+	}
+	if !otherLast.Before(cutAgain) {
+		t.Errorf("other.test was crawled after cut.test's wait (last request at %v, cut.test at %v): the worker waited", otherLast, cutAgain)
+	}
+}

@@ -99,10 +99,11 @@ func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*rob
 	target := robotsURL
 	seen := map[string]bool{target: true}
 	for hops := 0; ; hops++ {
-		resp, err := f.hop(ctx, target)
+		resp, err := f.hop(ctx, target, hops == 0)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err // stopping: not the host's failure
+			var notYet *robotsNotYet
+			if ctx.Err() != nil || errors.As(err, &notYet) {
+				return nil, err // stopping, or not begun: not the host's failure
 			}
 			c.counters.errors.Add(1)
 			if !c.reportPermanent(target, err) {
@@ -132,10 +133,18 @@ func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*rob
 }
 
 // hop fetches one URL of a robots.txt redirect chain, without following redirects,
-// holding its authority's politeness ticket, and archives the exchange.
-func (f *robotsFetcher) hop(ctx context.Context, target string) (*fetch.Response, error) {
+// holding its authority's politeness ticket, and archives the exchange. The first hop,
+// to the leased host's own robots.txt, does not hold the worker while that host is not
+// ready for longer than maxBlock (after a restart, see robotsInterrupted): it returns a
+// *robotsNotYet and the lease goes back to the frontier until then. Later hops wait for
+// their host's turn, since going back would mean asking the first host again.
+func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fetch.Response, error) {
 	c := f.c
-	ticket, err := f.acquire(ctx, extract.Authority(target))
+	host := extract.Authority(target)
+	if ready := c.sched.Ready(host); first && ready.Sub(c.now()) > maxBlock {
+		return nil, &robotsNotYet{host: host, until: ready}
+	}
+	ticket, err := f.acquire(ctx, host)
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +188,20 @@ func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.T
 		}
 	}
 }
+
+// robotsNotYet says a robots.txt fetch did not begin: its host may not be contacted
+// before until. Its Until method tells the robots cache to record nothing.
+type robotsNotYet struct {
+	host  string
+	until time.Time
+}
+
+func (e *robotsNotYet) Error() string {
+	return fmt.Sprintf("robots.txt of %s not fetched before %s (politeness)", e.host, e.until.UTC().Format(time.RFC3339Nano))
+}
+
+// Until returns when the host may be contacted.
+func (e *robotsNotYet) Until() time.Time { return e.until }
 
 // robotsMaxDefer is the longest a robots.txt fetch waits for a deferred host's turn.
 const robotsMaxDefer = 5 * time.Minute

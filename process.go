@@ -37,7 +37,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if leaseCtx.Err() != nil {
 			return nil // stopping: the lease is requeued at the next Open
 		}
-		// The cache fails only when its store (frontier.db) does: an unreachable
+		var notYet *robotsNotYet
+		if errors.As(err, &notYet) {
+			// The host is not ready for its robots.txt: give the worker back.
+			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: notYet.until, HostReady: notYet.until})
+		}
+		// Otherwise the cache fails only when its store (frontier.db) does: an unreachable
 		// robots.txt is an entry, not an error. A damaged database is not a network
 		// failure to wait out: stop and say so.
 		return fmtErr("looking up robots.txt", err)

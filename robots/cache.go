@@ -24,8 +24,11 @@ import (
 // a method Temporary() bool that reports false (an address refused by policy, a bad
 // TLS certificate, a host name that does not exist: trying again soon cannot help) makes
 // the Cache give up on the authority at once (Entry.GaveUp) instead of after
-// CacheOptions.UnreachableAttempts fetches. A Fetcher must be safe for concurrent use:
-// a Cache fetches for several authorities at once.
+// CacheOptions.UnreachableAttempts fetches. An error with a method Until() time.Time
+// means the fetch did not begin, the host being not to be contacted before then:
+// nothing is recorded, and Get returns that error for its caller to come back later.
+// A Fetcher must be safe for concurrent use: a Cache fetches for several authorities at
+// once.
 type Fetcher interface {
 	FetchRobots(ctx context.Context, robotsURL string) (*FetchResult, error)
 }
@@ -213,8 +216,9 @@ func NewCache(f Fetcher, s Store, opts CacheOptions) *Cache {
 // fetch at a time per authority however many goroutines ask, the others waiting for its
 // result. A stored entry that cannot be decoded is ignored and fetched again.
 //
-// Get returns an error only when ctx ends before the entry is known, or when the Store
-// fails to load or save. After a failed save the entry is still held in memory, so the
+// Get returns an error only when ctx ends before the entry is known, when the Fetcher
+// says the fetch cannot begin yet (see Fetcher), or when the Store fails to load or
+// save. After a failed save the entry is still held in memory, so the
 // next Get returns it without fetching.
 func (c *Cache) Get(ctx context.Context, authority string) (*Entry, error) {
 	for {
@@ -327,6 +331,9 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 		// is still live fetches in its turn.
 		return nil, ctx.Err()
 	}
+	if notBegun(ferr) {
+		return nil, ferr // not the host's failure either: record nothing
+	}
 	now := c.opts.Now()
 	status, finalURL := 0, robotsURL
 	var body []byte
@@ -376,6 +383,13 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 		return nil, err
 	}
 	return e, nil
+}
+
+// notBegun reports whether a fetch error says the fetch did not begin because the host
+// may not be contacted yet: it has a method Until() time.Time (see Fetcher).
+func notBegun(err error) bool {
+	var u interface{ Until() time.Time }
+	return errors.As(err, &u)
 }
 
 // permanent reports whether a fetch error says that trying again soon cannot help: it

@@ -90,3 +90,21 @@ func TestCachePermanentError(t *testing.T) {
 		})
 	}
 }
+
+// notYet is a fetch error saying the fetch did not begin.
+type notYet struct{}
+
+func (notYet) Error() string    { return "not yet" }
+func (notYet) Until() time.Time { return t0.Add(time.Hour) }
+
+// TestCacheNotBegun: a fetch that did not begin records nothing; the next Get fetches.
+func TestCacheNotBegun(t *testing.T) {
+	f := fetcher(reply{err: notYet{}}, reply{status: 200, body: body})
+	c := NewCache(f, newStore(), CacheOptions{Now: newClock().Now})
+	if _, err := c.Get(context.Background(), host); !errors.As(err, new(notYet)) {
+		t.Fatalf("Get: got %v, want the fetcher's notYet", err)
+	}
+	if e := mustGet(t, c, host); e.Unreachable || allows(e) != "yes/no/yes" {
+		t.Errorf("Get after a fetch that did not begin: got %v, want the fetched rules", e)
+	}
+}
