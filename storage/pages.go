@@ -224,7 +224,7 @@ func (p *PagesWriter) Write(ctx context.Context, pg *Page) error {
 	p.writes.Add(1)
 	defer p.writes.Done()
 	if _, err := p.f.Write(line); err != nil {
-		p.err = fmt.Errorf("storage: pages: %w", err)
+		p.err = ioError("write", "pages.jsonl", err)
 		p.fl.fail(p.err)
 		p.mu.Unlock()
 		return p.err

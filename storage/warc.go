@@ -833,7 +833,7 @@ func (w *WARCWriter) persist(min int) error {
 	}
 	w.dmu.Unlock()
 	if err != nil {
-		return fmt.Errorf("storage: digest index: %w", err)
+		return ioError("update", "digest index", err)
 	}
 	return nil
 }
