@@ -70,6 +70,11 @@
 // with thousands of hosts, no faster at 10M URLs over 100,000 hosts, and a fold holds
 // 100-150 MB more memory.
 //
+// # Repairs
+//
+// [Frontier.Requeue] gives back to their queues URLs that finished but whose results
+// were lost (a WARC record cut by damage), taking them off the done counts.
+//
 // # Caveats
 //
 // The Frontier stores URLs as given: canonicalising them is the caller's job, and two

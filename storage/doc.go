@@ -17,6 +17,15 @@
 // opening the writer again detects it and cuts it off, so every record and every
 // line on disk is whole. A record written but not yet acknowledged when the
 // process died may be kept or cut; a record acknowledged is never lost.
+// [WARCWriter.Repairs] and [PagesWriter.Repair] say what was cut, for the log; a
+// last pages.jsonl line that lacks only its newline is kept. A new WARC file
+// appears only once its warcinfo record is whole (it is written under a
+// temporary name and renamed), so a full disk leaves no empty file. The end of
+// every older WARC file is checked too, and damage there is reported
+// ([WARCWriter.Damaged]), never repaired. [PagesWriter.FindLost] finds the
+// pages.jsonl lines whose record is gone, for the caller to fetch them again
+// before [PagesWriter.Drop] removes them; [Verify] checks a whole directory,
+// record by record.
 //
 // # Bytes stored
 //
