@@ -227,13 +227,21 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 		if req.MaxBodySize > 0 {
 			limit = req.MaxBodySize
 		}
-		raw, truncated, err := readBody(hresp.Body, hresp.ContentLength, limit)
+		codings := contentCodings(hresp.Header.Values("Content-Encoding"))
+		acct := &account{budget: req.Budget, claim: c.claim(hresp.ContentLength, limit, len(codings))}
+		raw, truncated, err := readPooled(ctx, hresp.Body, hresp.ContentLength, limit, acct)
 		if err != nil {
+			acct.release(int64(cap(raw)))
+			putBuf(raw)
 			return nil, c.fail(ctx, parent, target, err)
 		}
 		resp.RawBody, resp.Truncated = raw, truncated
-		resp.Body, resp.DecodeError = decodeBody(raw, hresp.Header.Values("Content-Encoding"),
-			c.opts.MaxDecodedSize, c.opts.MaxRatio)
+		resp.Body, resp.DecodeError = decodeBudgeted(ctx, raw, codings, c.opts.MaxDecodedSize, c.opts.MaxRatio, acct)
+		if err := ctx.Err(); err != nil && resp.Body == nil && resp.DecodeError != nil {
+			acct.release(int64(cap(raw)))
+			putBuf(raw)
+			return nil, c.fail(ctx, parent, target, err)
+		}
 	}
 	resp.End = time.Now()
 
@@ -336,34 +344,25 @@ func accepts(accept []string, ct string) bool {
 	return false
 }
 
-// readBody reads r to EOF or to limit bytes, reporting whether more followed.
-// contentLength (-1 if unknown) sizes the first allocation.
-func readBody(r io.Reader, contentLength, limit int64) ([]byte, bool, error) {
-	size := int64(512)
-	if contentLength >= 0 {
-		size = min(contentLength, limit) + 1 // +1: room to see EOF without growing
+// claim is the most body bytes, counted in buffer capacity, that one response
+// can make Fetch hold: the received body (twice its cap while a buffer of unknown
+// size grows) and, per content coding, a decoded body as large as the decoding
+// limits allow (twice again, as it grows).
+func (c *Client) claim(contentLength, limit int64, codings int) int64 {
+	raw := int64(bufSize(int(limit)))
+	if contentLength >= 0 && contentLength <= limit {
+		raw = int64(bufSize(int(contentLength)))
+	} else {
+		raw *= 2
 	}
-	buf := make([]byte, 0, size)
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > limit {
-				return buf[:limit], true, nil
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-		room := min(int64(cap(buf)), limit+1)
-		n, err := r.Read(buf[len(buf):room])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return buf[:limit], true, nil
-		}
-		if err == io.EOF {
-			return buf, false, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
+	if codings == 0 {
+		return raw
 	}
+	decoded := int64(bufSize(int(decodeLimit(int(min(contentLength, limit)), c.opts.MaxDecodedSize, c.opts.MaxRatio))))
+	if contentLength < 0 {
+		decoded = int64(bufSize(int(decodeLimit(int(limit), c.opts.MaxDecodedSize, c.opts.MaxRatio))))
+	}
+	return raw + 2*decoded*int64(min(codings, maxCodings))
 }
 
 // rebuildRequest writes hreq as net/http would; used only if the wire capture

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,12 @@ func decodeLimit(rawLen int, maxDecoded int64, maxRatio int) int64 {
 // with ErrDecodeLimit, so a bomb costs at most that much memory and time. With
 // no coding the result is raw itself.
 func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio int) ([]byte, error) {
+	return decodeBudgeted(context.Background(), raw, contentEncoding, maxDecoded, maxRatio, nil)
+}
+
+// contentCodings returns the codings of Content-Encoding header values, in the
+// order applied, without "identity".
+func contentCodings(contentEncoding []string) []string {
 	var codings []string
 	for _, v := range contentEncoding {
 		for c := range strings.SplitSeq(v, ",") {
@@ -59,6 +66,14 @@ func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio
 			}
 		}
 	}
+	return codings
+}
+
+// decodeBudgeted is decodeBody with the output read into pooled buffers reserved
+// in acct. An intermediate buffer (stacked codings) goes back to the pool when
+// the next coding has been undone; the result stays reserved.
+func decodeBudgeted(ctx context.Context, raw []byte, contentEncoding []string, maxDecoded int64, maxRatio int, acct *account) ([]byte, error) {
+	codings := contentCodings(contentEncoding)
 	if len(codings) == 0 {
 		return raw, nil
 	}
@@ -66,10 +81,15 @@ func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio
 		return nil, fmt.Errorf("%w: %d stacked codings", ErrUnsupportedEncoding, len(codings))
 	}
 	limit := decodeLimit(len(raw), maxDecoded, maxRatio)
+	d := decoder{ctx: ctx, acct: acct}
 	body := raw
 	for i := len(codings) - 1; i >= 0; i-- {
-		var err error
-		body, err = decodeOne(codings[i], body, limit)
+		out, err := d.decodeOne(codings[i], body, limit)
+		if i < len(codings)-1 { // body is an intermediate result, not raw
+			acct.release(int64(cap(body)))
+			putBuf(body)
+		}
+		body = out
 		if err != nil {
 			return body, err
 		}
@@ -77,8 +97,14 @@ func decodeBody(raw []byte, contentEncoding []string, maxDecoded int64, maxRatio
 	return body, nil
 }
 
+// decoder undoes content codings into pooled buffers reserved in acct.
+type decoder struct {
+	ctx  context.Context
+	acct *account
+}
+
 // decodeOne undoes one coding, reading at most limit bytes of output.
-func decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
+func (d decoder) decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
 	switch coding {
 	case "gzip", "x-gzip":
 		zr, _ := gzipPool.Get().(*gzip.Reader)
@@ -91,7 +117,7 @@ func decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fetch: decode gzip: %w", err)
 		}
-		out, err := readLimited(zr, coding, limit, len(in))
+		out, err := d.readLimited(zr, coding, limit, len(in))
 		gzipPool.Put(zr)
 		return out, err
 	case "br":
@@ -101,7 +127,7 @@ func decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
 		} else if err := br.Reset(bytes.NewReader(in)); err != nil {
 			return nil, fmt.Errorf("fetch: decode br: %w", err)
 		}
-		out, err := readLimited(br, coding, limit, len(in))
+		out, err := d.readLimited(br, coding, limit, len(in))
 		brotliPool.Put(br)
 		return out, err
 	case "zstd":
@@ -119,7 +145,7 @@ func decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fetch: decode zstd: %w", err)
 		}
-		out, err := readLimited(zd, coding, limit, len(in))
+		out, err := d.readLimited(zd, coding, limit, len(in))
 		zd.Reset(nil) // release the input; a decoder with concurrency 1 has no goroutines
 		zstdPool.Put(zd)
 		return out, err
@@ -138,7 +164,7 @@ func decodeOne(coding string, in []byte, limit int64) ([]byte, error) {
 			r = flate.NewReader(bytes.NewReader(in))
 		}
 		defer r.Close()
-		return readLimited(r, coding, limit, len(in))
+		return d.readLimited(r, coding, limit, len(in))
 	}
 	return nil, fmt.Errorf("%w: %q", ErrUnsupportedEncoding, coding)
 }
@@ -148,23 +174,17 @@ var gzipPool, brotliPool, zstdPool sync.Pool
 // readLimited reads r to EOF or to limit bytes. Past limit it returns the first
 // limit bytes and ErrDecodeLimit; on a decoder error, what was decoded and the
 // error.
-func readLimited(r io.Reader, coding string, limit int64, inLen int) ([]byte, error) {
-	buf := make([]byte, 0, min(limit+1, int64(inLen)*4+512))
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		room := int(min(int64(cap(buf)), limit+1))
-		n, err := r.Read(buf[len(buf):room])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return buf[:limit], fmt.Errorf("%w: %s decodes to more than %d bytes", ErrDecodeLimit, coding, limit)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, fmt.Errorf("fetch: decode %s: %w", coding, err)
-		}
+func (d decoder) readLimited(r io.Reader, coding string, limit int64, inLen int) ([]byte, error) {
+	hint := min(limit, int64(inLen)*4+512)
+	buf, over, err := readPooled(d.ctx, r, hint, limit, d.acct)
+	if over {
+		return buf, fmt.Errorf("%w: %s decodes to more than %d bytes", ErrDecodeLimit, coding, limit)
 	}
+	if err != nil && buf == nil {
+		return nil, err // the budget refused: ctx ended
+	}
+	if err != nil {
+		return buf, fmt.Errorf("fetch: decode %s: %w", coding, err)
+	}
+	return buf, nil
 }

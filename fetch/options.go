@@ -19,8 +19,8 @@ const (
 	DefaultHeaderTimeout   = 30 * time.Second
 	DefaultTimeout         = 60 * time.Second
 	DefaultIdleTimeout     = 90 * time.Second
-	DefaultMaxBodySize     = 10 << 20 // bytes
-	DefaultMaxDecodedSize  = 32 << 20 // bytes
+	DefaultMaxBodySize     = 4 << 20 // bytes
+	DefaultMaxDecodedSize  = 8 << 20 // bytes
 	DefaultMaxRatio        = 100
 	DefaultMaxConnsPerHost = 2
 	DefaultMaxIdleConns    = 8192
@@ -55,9 +55,9 @@ type Options struct {
 	IdleTimeout time.Duration
 
 	// MaxBodySize caps the body as received (before content decoding), in bytes;
-	// zero means 10 MiB. Beyond it the body is cut and Response.Truncated is set.
+	// zero means 4 MiB. Beyond it the body is cut and Response.Truncated is set.
 	MaxBodySize int64
-	// MaxDecodedSize caps the decoded body, in bytes; zero means 32 MiB.
+	// MaxDecodedSize caps the decoded body, in bytes; zero means 8 MiB.
 	MaxDecodedSize int64
 	// MaxRatio caps decoded size to MaxRatio times the received size once more
 	// than 1 MiB has been decoded; zero means 100. With MaxDecodedSize it makes a

@@ -34,6 +34,12 @@ type Request struct {
 
 	// MaxBodySize, if positive, replaces Options.MaxBodySize for this request.
 	MaxBodySize int64
+
+	// Budget, if not nil, accounts for the body buffers this fetch holds: Fetch
+	// reserves each buffer (received and decoded) before taking it and releases
+	// those it drops. What the returned Response holds stays reserved; the caller
+	// releases it when done. Nil means no accounting.
+	Budget Budget
 }
 
 // Response is a fetched HTTP response with its body fully read (up to the
@@ -89,6 +95,25 @@ type Response struct {
 	// written to the connection (politeness counts the delay to the next request
 	// from it), End when the body was read.
 	Start, RequestWritten, End time.Time
+}
+
+// Release hands the body buffers of r and of its Redirects back to the client's
+// pool and clears Body and RawBody. It is optional (the garbage collector takes
+// buffers never released) and saves allocation under load. Nothing may use the
+// bodies afterwards, including slices taken from them; call it once, when done.
+// Release does not touch Request.Budget: the caller releases what it reserved.
+func (r *Response) Release() {
+	if r == nil {
+		return
+	}
+	for _, h := range r.Redirects {
+		h.Release()
+	}
+	if cap(r.Body) > 0 && cap(r.RawBody) > 0 && &r.Body[:1][0] != &r.RawBody[:1][0] {
+		putBuf(r.Body)
+	}
+	putBuf(r.RawBody)
+	r.Body, r.RawBody = nil, nil
 }
 
 // Timings are the durations of the phases of one HTTP request. DNS, Connect and
