@@ -14,9 +14,13 @@ import (
 // first 1024 bytes, UTF-8 if those bytes are valid UTF-8 with non-ASCII in them, and
 // windows-1252 otherwise (the HTML standard's algorithm, as implemented by
 // golang.org/x/net/html/charset). Bytes that are invalid in the encoding become U+FFFD;
-// decoding never fails. When body is already valid UTF-8 it is returned as it is.
+// decoding never fails. When body is already valid UTF-8, or ASCII in an encoding
+// that ASCII is a subset of, it is returned as it is, not copied.
 func charsetDecode(body []byte, contentType string) ([]byte, string) {
 	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	if !charsetNotASCII[name] && charsetIsASCII(body) {
+		return body, name
+	}
 	if name == "utf-8" || enc == encoding.Nop {
 		body = bytes.TrimPrefix(body, charsetUTF8BOM)
 		if utf8.Valid(body) {
@@ -35,6 +39,28 @@ func charsetDecode(body []byte, contentType string) ([]byte, string) {
 		out = bytes.ToValidUTF8(out, charsetReplacement)
 	}
 	return out, name
+}
+
+// charsetNotASCII names the WHATWG encodings in which ASCII bytes do not stand
+// for themselves.
+var charsetNotASCII = map[string]bool{"utf-16be": true, "utf-16le": true, "iso-2022-jp": true, "replacement": true}
+
+// charsetIsASCII reports whether b holds only bytes below 0x80.
+func charsetIsASCII(b []byte) bool {
+	for len(b) >= 8 {
+		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if v&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 var (

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,6 +15,7 @@ import (
 const (
 	DefaultMaxLinks     = 10000   // distinct link URLs kept per page
 	DefaultMaxTextBytes = 1 << 20 // bytes of main text kept per page (1 MiB)
+	DefaultMaxHTMLBytes = 2 << 20 // bytes of a body parsed (2 MiB)
 )
 
 // htmlMaxAnchorText bounds the anchor text kept per link, in bytes.
@@ -37,6 +39,13 @@ type HTMLOptions struct {
 	// hundred pages (one per #fragment) keeps them all. Links to new URLs past the bound
 	// are counted in Page.Skipped["limit"]. Zero means DefaultMaxLinks.
 	MaxLinks int
+	// MaxHTMLBytes bounds the bytes of the body that are parsed; the rest is not read,
+	// so that the time and memory of parsing stay bounded whatever the page. The cut
+	// falls before the last tag that starts within the bound. Page.Truncated is then
+	// set, and the links the rest holds (its <a>, <area>, <iframe> and <frame> start
+	// tags, counted without parsing) are counted in Page.Skipped["truncated"]. Zero
+	// means DefaultMaxHTMLBytes.
+	MaxHTMLBytes int
 }
 
 // Page is what an HTML document says about itself and what it points to. Strings are
@@ -58,17 +67,22 @@ type Page struct {
 	// Skipped counts the hrefs not returned in Links, by reason: "fragment"
 	// (same-document "#..." in a page without <base href>), "javascript", "mailto",
 	// "tel", "data", "scheme" (another non-http scheme), "malformed" (cannot be resolved
-	// to an http or https URL) and "limit" (a new URL past MaxLinks). Links to a URL
-	// already in Links are not counted. nil when nothing was skipped.
+	// to an http or https URL), "limit" (a new URL past MaxLinks) and "truncated" (past
+	// MaxHTMLBytes, not parsed). Links to a URL already in Links are not counted. nil
+	// when nothing was skipped.
 	Skipped map[string]int `json:"skipped,omitempty"`
 	// Charset is the WHATWG name of the encoding the body was read in, such as "utf-8"
 	// or "windows-1252".
 	Charset string `json:"charset"`
-	// Fallback is true when the document could not be built as a tree (elements nested
-	// deeper than 512, which golang.org/x/net/html refuses) and was read by a token scan
-	// instead: links, metadata and directives are still found, but the text heuristic
-	// has no tree to prefer <main> or <article> by.
+	// Fallback is true when the document was not built as a tree (elements nested
+	// deeper than 512, which golang.org/x/net/html refuses, or more than 512 KiB of
+	// HTML, whose tree could take 30 times that) and was read by a token scan instead:
+	// links, metadata and directives are still found, but the text heuristic has no
+	// tree to prefer <main> or <article> by.
 	Fallback bool `json:"fallback,omitempty"`
+	// Truncated is true when the body was longer than HTMLOptions.MaxHTMLBytes and only
+	// its first part was parsed.
+	Truncated bool `json:"truncated,omitempty"`
 
 	linkAt map[string]int // index in Links by URL, while links are added
 }
@@ -104,7 +118,9 @@ type Link struct {
 // host (a *URLError with Op "html"), because links could not be resolved against it.
 //
 // HTML is safe for simultaneous use by multiple goroutines. Its time and memory are
-// linear in len(body); the returned Page shares no memory with body.
+// linear in min(len(body), MaxHTMLBytes); the returned Page shares no memory with body.
+// A body in UTF-8 (or ASCII in an ASCII-compatible encoding) is parsed in place, not
+// copied.
 func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (*Page, error) {
 	if pageURL == nil {
 		return nil, canonErr("html", "", ErrRelative)
@@ -119,9 +135,20 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 	if opts.MaxTextBytes <= 0 {
 		opts.MaxTextBytes = DefaultMaxTextBytes
 	}
+	if opts.MaxHTMLBytes <= 0 {
+		opts.MaxHTMLBytes = DefaultMaxHTMLBytes
+	}
+	body, rest := htmlPrefix(body, opts.MaxHTMLBytes)
 	text, cs := charsetDecode(body, header.Get("Content-Type"))
-	p := &Page{Charset: cs}
-	root, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+	p := &Page{Charset: cs, Truncated: rest != nil}
+	if n := htmlCountLinks(rest); n > 0 {
+		p.Skipped = map[string]int{"truncated": n}
+	}
+	var root *html.Node
+	err = errHTMLTooLarge
+	if len(text) <= htmlMaxTreeBytes {
+		root, err = html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+	}
 	if err != nil {
 		p.Fallback = true
 		htmlTokenScan(p, &base, text, opts)
@@ -134,6 +161,73 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 		p.Lang = strings.TrimSpace(lang)
 	}
 	return p, nil
+}
+
+// htmlMaxTreeBytes is the largest body, in bytes, parsed into a tree. A tree costs up
+// to about 30 times the bytes of markup it is built from (an element of a few bytes,
+// such as <br>, takes a node of more than 100); larger bodies are read by the token
+// scan, whose memory does not grow with the number of elements.
+const htmlMaxTreeBytes = 512 << 10
+
+// errHTMLTooLarge stands for a body not parsed into a tree because of its size.
+var errHTMLTooLarge = errors.New("extract: html too large for a tree")
+
+// HTMLMemory returns about the most bytes HTML holds at once, beside the body itself,
+// while reading a body of n bytes with opts: a tree of up to 32 bytes per byte of a body
+// of at most 512 KiB, or for a larger body the token scan's buffers (4 bytes per byte
+// of the MaxHTMLBytes read) and what it keeps (links and text, 4 MiB). A caller that
+// bounds the memory of many pages at once reserves it before calling HTML.
+func HTMLMemory(n int64, opts HTMLOptions) int64 {
+	if opts.MaxHTMLBytes <= 0 {
+		opts.MaxHTMLBytes = DefaultMaxHTMLBytes
+	}
+	n = min(max(n, 0), int64(opts.MaxHTMLBytes))
+	if n <= htmlMaxTreeBytes {
+		return 32 * n
+	}
+	return 4*n + 4<<20
+}
+
+// htmlPrefix cuts body to at most maxBytes, before the last '<' within them when
+// there is one in their second half (so that no tag is cut in two), and returns the
+// prefix and the rest (nil when body is not cut).
+func htmlPrefix(body []byte, maxBytes int) (prefix, rest []byte) {
+	if len(body) <= maxBytes {
+		return body, nil
+	}
+	cut := maxBytes
+	if i := bytes.LastIndexByte(body[:maxBytes], '<'); i >= maxBytes/2 {
+		cut = i
+	}
+	return body[:cut], body[cut:]
+}
+
+// htmlCountLinks counts the start tags of <a>, <area>, <iframe> and <frame> in b,
+// case-insensitively and without parsing or allocating: the links a part of a page
+// left unparsed would have given, about.
+func htmlCountLinks(b []byte) int {
+	n := 0
+	for {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 {
+			return n
+		}
+		b = b[i+1:]
+		name := b[:min(len(b), 7)]
+		for _, tag := range htmlLinkTags {
+			if len(name) > len(tag) && bytes.EqualFold(name[:len(tag)], tag) && htmlTagEnd(name[len(tag)]) {
+				n++
+				break
+			}
+		}
+	}
+}
+
+var htmlLinkTags = [][]byte{[]byte("a"), []byte("area"), []byte("iframe"), []byte("frame")}
+
+// htmlTagEnd reports whether c ends a tag name.
+func htmlTagEnd(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>'
 }
 
 // htmlFromTree fills p from a parsed document.

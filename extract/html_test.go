@@ -244,7 +244,7 @@ func TestHTMLHostileSingleLine(t *testing.T) {
 	if bytes.IndexByte(b.Bytes(), '\n') >= 0 {
 		t.Fatal("test page has a newline")
 	}
-	p, err := HTML(htmlTestURL, nil, b.Bytes(), HTMLOptions{WithText: true})
+	p, err := HTML(htmlTestURL, nil, b.Bytes(), HTMLOptions{WithText: true, MaxHTMLBytes: size})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		foreign  = 0         // depth inside <svg> or <math>
 		inTitle  = false
 		seenHTML = false
+		attrs    []html.Attribute // of the start tag being read, when htmlScanAttrs lists it
 	)
 	z := html.NewTokenizer(bytes.NewReader(body))
 	for {
@@ -36,6 +37,9 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		}
 		switch tt {
 		case html.TextToken:
+			if !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0) {
+				continue // text nobody reads is not copied
+			}
 			data := string(z.Text())
 			if inTitle {
 				if p.Title == "" {
@@ -50,8 +54,8 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 				text.write(data)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			tok := z.Token()
-			a := tok.DataAtom
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
 			if a == atom.Svg || a == atom.Math {
 				if tt == html.StartTagToken {
 					foreign++
@@ -61,8 +65,18 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 			if foreign > 0 {
 				continue
 			}
+			// Attributes are copied only for the elements read below, so that markup
+			// of many small elements costs no allocation per element.
+			attrs = attrs[:0]
+			if hasAttr && htmlScanAttrs[a] {
+				for more := true; more; {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
+				}
+			}
 			attr := func(key string) (string, bool) {
-				for _, at := range tok.Attr {
+				for _, at := range attrs {
 					if at.Key == key {
 						return at.Val, true
 					}
@@ -102,7 +116,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 					break
 				}
 				rel, _ := attr("rel")
-				l := rawLink{tag: tok.Data, href: href, rel: rel}
+				l := rawLink{tag: a.String(), href: href, rel: rel}
 				switch a {
 				case atom.Area:
 					alt, _ := attr("alt")
@@ -160,6 +174,12 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 	if opts.WithText {
 		p.Text = text.String()
 	}
+}
+
+// htmlScanAttrs lists the elements whose attributes htmlTokenScan reads.
+var htmlScanAttrs = map[atom.Atom]bool{
+	atom.Html: true, atom.Base: true, atom.Meta: true, atom.A: true, atom.Area: true,
+	atom.Link: true, atom.Iframe: true, atom.Frame: true,
 }
 
 // htmlVoid lists elements that have no end tag, so they never open a skipped subtree.
