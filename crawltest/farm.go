@@ -51,8 +51,9 @@ func (r Request) URL() string { return urlKey(r.Host, r.Path) }
 type site struct {
 	Site
 	host   string
-	pages  map[string]*Page // by normalised path
-	robots []byte           // Robots.Body with the Sitemap lines appended
+	pages  map[string]*Page  // by normalised path
+	bombs  map[string][]byte // compressed bodies of the Bomb pages, by normalised path
+	robots []byte            // Robots.Body with the Sitemap lines appended
 }
 
 // Farm serves a set of virtual sites on one loopback listener, choosing the
@@ -119,6 +120,12 @@ func newSite(in Site) (*site, error) {
 			return nil, fmt.Errorf("crawltest: site %q: page %q: path must start with / and page be non-nil", in.Host, p)
 		}
 		s.pages[normPath(p)] = pg
+		if pg.Bomb > 0 {
+			if s.bombs == nil {
+				s.bombs = make(map[string][]byte)
+			}
+			s.bombs[normPath(p)] = renderBomb(s, p, pg)
+		}
 	}
 	if in.Seed != "" && !strings.HasPrefix(in.Seed, "/") {
 		return nil, fmt.Errorf("crawltest: site %q: seed %q must start with /", in.Host, in.Seed)

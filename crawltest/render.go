@@ -2,6 +2,7 @@ package crawltest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"strings"
 )
 
@@ -15,6 +16,38 @@ const filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do 
 
 // renderPage writes the page's body: Body as is, or generated HTML with its
 // links, deterministic for a given site, path and page.
+// renderBomb returns the gzip-compressed body of a Bomb page.
+func renderBomb(s *site, path string, p *Page) []byte {
+	var head bytes.Buffer
+	plain := *p
+	plain.Size, plain.Body = 0, ""
+	renderPage(&head, s, path, &plain)
+	const tail = "</body></html>\n"
+	var out bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression)
+	zw.Write(bytes.TrimSuffix(head.Bytes(), []byte(tail))) //nolint:errcheck // writes to a bytes.Buffer do not fail
+	zw.Write([]byte("<p>"))                                //nolint:errcheck // as above
+	// Mostly "x", with a "y" at pseudo-random places about every 300 bytes, so that
+	// gzip gets about 100 to 1 and not the 1,000 to 1 of a constant run: a bomb whose
+	// ratio stays under a client's ratio cap, so that only its size caps stop it.
+	xs := bytes.Repeat([]byte("x"), 64<<10)
+	state := uint32(2463534242)
+	for i := range xs {
+		state ^= state << 13
+		state ^= state >> 17
+		state ^= state << 5
+		if state%300 == 0 {
+			xs[i] = 'y'
+		}
+	}
+	for n := p.Bomb; n > 0; n -= len(xs) {
+		zw.Write(xs[:min(n, len(xs))]) //nolint:errcheck // as above
+	}
+	zw.Write([]byte("</p>\n" + tail)) //nolint:errcheck // as above
+	zw.Close()                        //nolint:errcheck // as above
+	return out.Bytes()
+}
+
 func renderPage(buf *bytes.Buffer, s *site, path string, p *Page) {
 	if p.Body != "" {
 		buf.WriteString(p.Body)

@@ -105,6 +105,12 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 		if p.Gzip {
 			gzipBuf(buf)
 		}
+	case p.Bomb > 0:
+		buf.Write(s.bombs[normPath(path)])
+		h.Set("Content-Encoding", "gzip")
+		if ctype == "" {
+			ctype = "text/html; charset=utf-8"
+		}
 	default:
 		renderPage(buf, s, path, p)
 		if ctype == "" {
@@ -119,7 +125,9 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 		}
 	}
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if !p.NoLength {
+		h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	}
 	w.WriteHeader(status)
 	return status
 }

@@ -118,6 +118,17 @@ type Page struct {
 	// 0 means no padding.
 	Size int
 
+	// Bomb, when positive, makes the page a compression bomb, as a hostile
+	// server sends one: the generated HTML (its links, not Size) with one text
+	// run of Bomb bytes in it, gzip-compressed about 100 to 1 (a 64 MiB bomb is
+	// about 650 KiB) and always sent with "Content-Encoding: gzip", whatever the
+	// request accepts. The farm compresses it once, when it starts.
+	Bomb int
+
+	// NoLength sends the body without Content-Length (chunked), so that the
+	// client cannot size its buffer in advance.
+	NoLength bool
+
 	// Latency is added before the response.
 	Latency time.Duration
 }
