@@ -41,6 +41,7 @@ type Config struct {
 	Robots     RobotsConfig     `yaml:"robots"`
 	Sitemaps   SitemapsConfig   `yaml:"sitemaps"`
 	URL        URLConfig        `yaml:"url"`
+	Extract    ExtractConfig    `yaml:"extract"`
 	Storage    StorageConfig    `yaml:"storage"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
@@ -115,8 +116,16 @@ type FetchConfig struct {
 	TLSTimeout    Duration `yaml:"tls_timeout"`
 	HeaderTimeout Duration `yaml:"header_timeout"`
 	// MaxBodySize is the most body bytes kept from one response (as received); the
-	// rest is cut and the record marked truncated. A size such as 10MiB or 500KB.
+	// rest is cut and the record marked truncated. A size such as 4MiB or 500KB.
 	MaxBodySize ByteSize `yaml:"max_body_size"`
+	// MaxDecodedSize is the most bytes a compressed body (Content-Encoding gzip, br,
+	// zstd, deflate) is decoded to for parsing; decoding also stops at 100 times the
+	// received size once past 1 MiB. The WARC keeps the body as received.
+	MaxDecodedSize ByteSize `yaml:"max_decoded_size"`
+	// MaxBytesInFlight bounds the body bytes held in memory by all workers at once
+	// (received, decoded, and the HTML being parsed). A fetch waits for room before it
+	// reads on; one that needs more than the whole budget runs alone.
+	MaxBytesInFlight ByteSize `yaml:"max_bytes_in_flight"`
 	// AcceptTypes lists the content types whose bodies are downloaded; empty = all.
 	AcceptTypes []string `yaml:"accept_types"`
 	// MaxAttempts is how often a URL is tried after temporary errors before it fails.
@@ -177,6 +186,14 @@ type URLConfig struct {
 	SortQuery bool `yaml:"sort_query"`
 }
 
+// ExtractConfig bounds what is read out of a document.
+type ExtractConfig struct {
+	// MaxHTMLBytes is the most bytes of an HTML page that are parsed for links and
+	// metadata; links past them are dropped, counted as skipped ("link-truncated"), and
+	// the page is marked truncated in pages.jsonl.
+	MaxHTMLBytes ByteSize `yaml:"max_html_bytes"`
+}
+
 // StorageConfig sets what a crawl writes.
 type StorageConfig struct {
 	// WARCPrefix starts every WARC file name: PREFIX-TIMESTAMP-SERIAL.warc.gz.
@@ -234,9 +251,15 @@ func DefaultConfig() Config {
 			DialTimeout:   Duration(10 * time.Second),
 			TLSTimeout:    Duration(10 * time.Second),
 			HeaderTimeout: Duration(30 * time.Second),
-			MaxBodySize:   10 << 20,
-			MaxAttempts:   3,
-			MaxRedirects:  5,
+			// Googlebot reads the first 2 MB of an HTML file for Search (Google Search
+			// Central, 2026), and the median page is a few tens of KB: 4 MiB received,
+			// 8 MiB decoded and 2 MiB parsed keep nearly every page whole while one
+			// hostile server costs little (see BENCHMARKS.md, "Memory").
+			MaxBodySize:      4 << 20,
+			MaxDecodedSize:   8 << 20,
+			MaxBytesInFlight: 32 << 20,
+			MaxAttempts:      3,
+			MaxRedirects:     5,
 		},
 		Robots: RobotsConfig{
 			UnreachableAttempts: 3,
@@ -245,6 +268,7 @@ func DefaultConfig() Config {
 		},
 		Sitemaps: SitemapsConfig{FromRobots: true},
 		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
+		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
 		Storage: StorageConfig{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,
@@ -406,6 +430,15 @@ func (c *Config) Validate() error {
 	}
 	if f.MaxBodySize <= 0 {
 		return bad("fetch.max_body_size", f.MaxBodySize, "must be positive")
+	}
+	if f.MaxDecodedSize <= 0 {
+		return bad("fetch.max_decoded_size", f.MaxDecodedSize, "must be positive")
+	}
+	if f.MaxBytesInFlight < 1<<20 {
+		return bad("fetch.max_bytes_in_flight", f.MaxBytesInFlight, "must be at least 1MiB")
+	}
+	if c.Extract.MaxHTMLBytes <= 0 || c.Extract.MaxHTMLBytes > 1<<30 {
+		return bad("extract.max_html_bytes", c.Extract.MaxHTMLBytes, "must be positive and at most 1GiB")
 	}
 	if f.MaxAttempts < 1 || f.MaxAttempts > 100 {
 		return bad("fetch.max_attempts", f.MaxAttempts, "must be between 1 and 100")

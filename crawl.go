@@ -59,6 +59,7 @@ type Crawler struct {
 	urls   extract.URLRules
 	scope  *extract.Scope
 	client *fetch.Client
+	mem    *memBudget // body bytes in memory across workers
 	sched  *politeness.Scheduler
 
 	// Opened by Run.
@@ -146,21 +147,24 @@ func New(cfg Config) (*Crawler, error) {
 		return nil, &ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
 	}
 	c.client, err = fetch.New(fetch.Options{
-		UserAgent:     cfg.UserAgent,
-		DialTimeout:   time.Duration(cfg.Fetch.DialTimeout),
-		TLSTimeout:    time.Duration(cfg.Fetch.TLSTimeout),
-		HeaderTimeout: time.Duration(cfg.Fetch.HeaderTimeout),
-		Timeout:       time.Duration(cfg.Fetch.Timeout),
-		MaxBodySize:   int64(cfg.Fetch.MaxBodySize),
-		AcceptTypes:   cfg.Fetch.AcceptTypes,
-		AllowPrivate:  cfg.Network.AllowPrivate,
-		Resolve:       cfg.Network.Resolve,
-		Resolver:      cfg.Network.Resolver,
-		TLSConfig:     tlsConfig,
+		UserAgent:      cfg.UserAgent,
+		DialTimeout:    time.Duration(cfg.Fetch.DialTimeout),
+		TLSTimeout:     time.Duration(cfg.Fetch.TLSTimeout),
+		HeaderTimeout:  time.Duration(cfg.Fetch.HeaderTimeout),
+		Timeout:        time.Duration(cfg.Fetch.Timeout),
+		MaxBodySize:    int64(cfg.Fetch.MaxBodySize),
+		MaxDecodedSize: int64(cfg.Fetch.MaxDecodedSize),
+		AcceptTypes:    cfg.Fetch.AcceptTypes,
+		AllowPrivate:   cfg.Network.AllowPrivate,
+		Resolve:        cfg.Network.Resolve,
+		Resolver:       cfg.Network.Resolver,
+		TLSConfig:      tlsConfig,
 	})
 	if err != nil {
 		return nil, &ConfigError{Field: "user_agent", Value: cfg.UserAgent, Err: err}
 	}
+	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
+	c.mem = newMemBudget(int64(cfg.Fetch.MaxBytesInFlight), func(n int64) int64 { return extract.HTMLMemory(n, htmlOpts) })
 	return c, nil
 }
 

@@ -127,11 +127,14 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		}
 		return nil // stopping: the lease is requeued at the next Open
 	}
-	resp, ferr := c.client.Fetch(ctx, &fetch.Request{URL: l.URL})
+	mem := c.mem.claim() // the page's share of max_bytes_in_flight, until it is written
+	defer mem.Done()
+	resp, ferr := c.client.Fetch(ctx, &fetch.Request{URL: l.URL, Budget: mem})
 	next := c.sched.Release(ticket, observe(resp, ferr))
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
 	}
+	defer resp.Release()
 	c.countResponse(resp)
 
 	// Extraction comes first so that the page's metadata record goes into the WARC
@@ -149,6 +152,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		// ContentSignal is shared with c.groupFor, which replaces maps, never
 		// changes them.
 		ContentSignal: signal,
+		Truncated:     resp.Truncated || errors.Is(resp.DecodeError, fetch.ErrDecodeLimit),
 	}
 	var (
 		outlinks []string
@@ -168,6 +172,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if l.Kind == kindSitemap {
 			out.Links = c.sitemapLinks(l, resp, &skips)
 		} else {
+			if err := c.reserveParse(ctx, mem, resp); err != nil {
+				return nil // stopping: the lease is requeued at the next Open
+			}
 			out.Links, outlinks = c.pageLinks(l, resp, &page, &skips)
 		}
 	}
@@ -309,7 +316,8 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text || c.cfg.Storage.TextRecords, MaxLinks: c.cfg.Scope.MaxLinksPerPage})
+	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text || c.cfg.Storage.TextRecords, MaxLinks: c.cfg.Scope.MaxLinksPerPage,
+		MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)
@@ -318,6 +326,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
 	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
 	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
+	page.Truncated = page.Truncated || doc.Truncated
 	for reason, n := range doc.Skipped {
 		c.counters.skip("link-"+reason, int64(n))
 	}

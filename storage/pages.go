@@ -36,6 +36,7 @@ type Page struct {
 	Depth         int       // depth: links followed from a seed (seeds are 0)
 	FoundOn       string    // found_on: the URL of the page linking here; empty for seeds
 	Text          string    // text: the document's text, when the configuration asks for it
+	Truncated     bool      // truncated: the body was cut at a size limit, or only its first part was parsed for links
 	// ContentSignal is the robots.txt Content-Signal that applies to the page, such as
 	// "ai-train" → "no" (content_signal: an object, left out when nil).
 	ContentSignal map[string]string
@@ -62,6 +63,7 @@ type pageJSON struct {
 	Depth         int    `json:"depth"`
 	FoundOn       string `json:"found_on"`
 	Text          string `json:"text,omitempty"`
+	Truncated     bool   `json:"truncated,omitempty"`
 
 	ContentSignal map[string]string `json:"content_signal,omitempty"`
 }
@@ -78,6 +80,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, ContentSignal: p.ContentSignal,
+		Truncated: p.Truncated,
 	})
 }
 
@@ -100,6 +103,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, ContentSignal: j.ContentSignal,
+		Truncated: j.Truncated,
 	}
 	return nil
 }
