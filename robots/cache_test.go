@@ -708,6 +708,8 @@ func TestCacheCorruptStore(t *testing.T) {
 		"wrong types":     `{"v":1,"good":{"status":"200","fetched_at":5}}`,
 		"bad time":        `{"v":1,"good":{"status":200,"fetched_at":"yesterday","expires":"2099-01-01T00:00:00Z"}}`,
 		"bad base64 body": `{"v":1,"good":{"status":200,"fetched_at":"2025-03-01T12:00:00Z","expires":"2099-01-01T00:00:00Z","body":"!!"}}`,
+		"bad pending":     `{"v":1,"pending":"soon"}`,
+		"pending number":  `{"v":1,"pending":17}`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -883,6 +885,8 @@ func FuzzCacheRecord(f *testing.F) {
 	f.Add([]byte(`{"v":1,"fail":{"status":503,"at":"2025-03-01T12:00:00Z","attempts":9223372036854775807,"retry_at":"2025-03-01T12:00:01Z","run":"x"}}`))
 	f.Add([]byte(`{"v":1,"good":{"status":404,"fetched_at":"0001-01-01T00:00:01Z","expires":"9999-12-31T23:59:59Z"},"fail":{"status":0,"at":"2025-03-01T12:00:00Z","retry_at":"2025-03-01T11:00:00Z"}}`))
 	f.Add([]byte("{\"v\":1,\"good\":"))
+	f.Add([]byte(`{"v":1,"pending":"2025-03-01T11:59:00Z"}`))
+	f.Add([]byte(`{"v":1,"fail":{"status":0,"at":"2025-03-01T12:00:00Z","attempts":1,"permanent":true,"retry_at":"2025-03-01T12:01:00Z"},"pending":"9999-12-31T23:59:59Z"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		store := newStore()
 		store.data[host] = data
