@@ -101,6 +101,7 @@ func TestSignalStopsLeasing(t *testing.T) {
 	sigs <- syscall.SIGTERM
 	code := <-exited
 	stopped := stderr.stamp()
+	t.Logf("exited %v after the stop", time.Since(stopped).Round(time.Millisecond))
 	if err := farm.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +120,7 @@ func TestSignalStopsLeasing(t *testing.T) {
 			after = append(after, r.URL())
 		}
 	}
+	t.Logf("%d of %d requests started after the stop", len(after), len(reqs))
 	if len(after) > workers {
 		t.Errorf("%d of %d requests started after the stop, want at most %d (one per worker):\n%s",
 			len(after), len(reqs), workers, strings.Join(after, "\n"))
