@@ -143,11 +143,13 @@ func checkRecord(br *bufio.Reader) error {
 }
 
 // Recovery says what OpenWARC found at the end of the newest WARC file of a
-// previous run and cut off: the torn tail a crash leaves behind.
+// previous run and cut off: the torn tail a crash leaves behind. In Repairs it
+// also describes a temporary file (NAME.warc.gz.tmp) that a crash left while a
+// WARC file started, removed whole.
 type Recovery struct {
 	File    string // base name of the file
 	Kept    int64  // bytes of whole records kept
-	Cut     int64  // bytes cut off the end
+	Cut     int64  // bytes cut off the end, or removed
 	Removed bool   // the file held no whole record and was removed
 }
 
