@@ -97,16 +97,35 @@ func (b *batch) seenBefore(p *prepared) bool {
 	return b.seen.Get(p.fp[:]) != nil
 }
 
+// addChunk is the largest Add applied in one transaction, in the order given; larger
+// ones take the sorted path of a fold.
+var addChunk = 4096 // a variable for tests
+
 // Add queues the entries whose URLs were never seen before and returns how many that
 // was. Entries refused by a limit or an unparseable URL are counted in Stats.Refused,
 // duplicates in Stats.Duplicates; neither is an error. A refused URL is not marked
-// seen, so it may be added later. Add returns once the entries are committed. It
-// returns ctx.Err() only if ctx ends before the write is handed to the committer.
+// seen, so it may be added later. Add returns once the entries are committed.
+//
+// An Add of up to 4,096 entries is one transaction and decides duplicates and limits
+// in the order given. A larger one (a seed file, a sitemap, URLs from another
+// process) goes the way staged links are folded in: sorted by seen key and committed
+// over as many transactions as keep each one's rewritten pages to a bounded number,
+// so that each page is rewritten once per Add and memory stays bounded however
+// many entries there are; duplicates and limits are then decided in seen-key order,
+// and a host's new URLs still queue in the order given. If ctx ends or the process
+// dies part way, a part of the entries, in seen-key order, is queued: Add returns
+// how many of them were added, with the error.
+//
+// Add returns ctx.Err() only if ctx ends before the write (or a part of it) is handed
+// to the committer.
 func (f *Frontier) Add(ctx context.Context, entries ...Entry) (added int, err error) {
 	if len(entries) == 0 {
 		return 0, f.checkOpen()
 	}
 	ps := f.prepare(entries)
+	if len(ps) > addChunk {
+		return f.addSorted(ctx, ps)
+	}
 	n := 0
 	err = f.do(ctx, &op{apply: func(b *batch) error {
 		for i := range ps {
@@ -124,6 +143,36 @@ func (f *Frontier) Add(ctx context.Context, entries ...Entry) (added int, err er
 		return 0, err
 	}
 	return n, nil
+}
+
+// addSorted is Add of many entries: sorted by seen key, in chunks of foldNodes nodes.
+// The entries get consecutive sequence numbers in the order given, so that a host's
+// URLs queue in that order.
+func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
+	for i := range ps {
+		ps[i].seq = uint64(i + 1) // made absolute by the first chunk
+	}
+	sortBySeen(ps)
+	added, pos := 0, 0
+	for pos < len(ps) {
+		var next, n int
+		err := f.do(ctx, &op{apply: func(b *batch) error {
+			if pos == 0 {
+				for i := range ps {
+					ps[i].seq += b.seq
+				}
+				b.seq += uint64(len(ps))
+			}
+			var err error
+			next, n, err = b.addRun(ps, pos, nil)
+			return err
+		}})
+		if err != nil {
+			return added, err
+		}
+		pos, added = next, added+n
+	}
+	return added, nil
 }
 
 // checkOpen returns the error a call would meet: ErrReadOnly, ErrClosed or a failed

@@ -26,7 +26,7 @@
 //     queues (at-least-once);
 //   - robots: cached robots.txt data by authority, opaque to this package;
 //   - staged: the links found by Done and not yet queued, one record per commit under
-//     a growing sequence number (see Staging below).
+//     a growing sequence number (see The batched path below).
 //
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
 // keyed by the time each may be leased next; it keeps nothing per URL.
@@ -54,21 +54,36 @@
 // If a commit fails the Frontier stops: every later call returns that error, and the
 // next Open starts again from the last committed state.
 //
-// # Staging
+// # The batched path
 //
-// By default Done queues a page's links in its own transaction. With
-// Options.LinkBatch set, it writes them instead as one record at the end of the
-// staged bucket, in the transaction that finishes the lease, and once LinkBatch links
-// are staged, later commits fold them in, whole records at a time, until a fold has
-// rewritten 8,192 B+tree nodes. The fingerprints and hosts of a page's links land all
-// over the seen, queue and hosts trees and bbolt rewrites a whole 4 KiB page for each,
-// so links folded together share the pages they rewrite (Mercator's batched URL-seen
-// test, in a B+tree). Staged links are durable, but they are not leased, counted as
-// added or duplicates, or held to limits until folded in; Stats.Staged counts them.
-// Next folds them in rather than wait for a host or end the crawl, and Flush does it
-// on demand. Staging is off by default: in BENCHMARKS.md it is 1.3 to 2 times faster
-// with thousands of hosts, no faster at 10M URLs over 100,000 hosts, and a fold holds
-// 100-150 MB more memory.
+// A page's links land all over the seen, queue and hosts trees, and bbolt rewrites a
+// whole 4 KiB page (and its branch pages) for each key it touches, so a link queued
+// on its own costs a page or more. New URLs therefore go, where they can, through one
+// batched path, the way IRLbot's DRUM and Mercator's batched URL-seen test keep a
+// disk-based seen set fast: many URLs are sorted by seen key (a hash of the host,
+// then the URL's fingerprint) and merged in that order, over as many transactions as
+// keep each one to 8,192 rewritten nodes (bbolt holds them all in memory until the
+// commit). Sorted, the URLs of one host come together (its seen keys are neighbours
+// and its new queue keys go to its queue's tail), and consecutive chunks touch
+// disjoint key ranges, so each page is rewritten about once per batch however the
+// batch is split, and memory stays bounded however large it is.
+//
+//   - An Add of more than 4,096 entries (a seed file, a sitemap, URLs from another
+//     process) takes that path at once and returns when the last chunk is committed.
+//   - With Options.LinkBatch set, Done writes a page's links as one record at the end
+//     of the staged bucket (keys only grow, so the write touches the rightmost leaf)
+//     in the transaction that finishes the lease, and once LinkBatch links are staged
+//     a fold takes the staged records (up to twice LinkBatch links, at least 100,000)
+//     and merges them, a chunk per commit. The meta key "fold" records the fold's last
+//     record and how many of its sorted links are queued, so a fold cut by a crash
+//     goes on where it stopped; its records leave the staged bucket with its last
+//     chunk. Staged links are durable, but they are not leased, counted as added or
+//     duplicates, or held to limits until folded in; Stats.Staged counts them. Next
+//     folds rather than wait for a host or end the crawl, and Flush folds on demand.
+//
+// Each URL gets its queue sequence number before the sort (when staged, or in the
+// order given to Add), so a host's URLs keep their order; duplicates and limits
+// within a batch are decided in seen-key order, the first of two equal URLs winning.
 //
 // # Repairs
 //

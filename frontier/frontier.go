@@ -106,6 +106,13 @@ var (
 	counterPfx   = []byte("n/")
 )
 
+// mmapSize is the address space the file is mapped with at first, and allocSize the
+// step by which the file grows, in bytes.
+const (
+	mmapSize  = 1 << 30
+	allocSize = 4 << 20
+)
+
 // Frontier is a persistent crawl frontier. It is safe for simultaneous use by multiple
 // goroutines.
 type Frontier struct {
@@ -172,6 +179,11 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 		ReadOnly:     opts.ReadOnly,
 		NoSync:       opts.NoSync,
 		FreelistType: bolt.FreelistMapType,
+		// Map a gigabyte of address space from the start (not memory: only the pages
+		// read count), so that a growing file is not remapped at every doubling: each
+		// remap copies every node the transaction has changed, and waits for readers.
+		// The file then grows by allocSize at a time (set below).
+		InitialMmapSize: mmapSize,
 	})
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
@@ -182,6 +194,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	case err != nil:
 		return nil, fmt.Errorf("frontier: open %s: %w", path, err)
 	}
+	db.AllocSize = allocSize
 	f = &Frontier{
 		db:          db,
 		opts:        opts,

@@ -165,23 +165,16 @@ func (b *batch) foldStep() error {
 		}
 	}
 	fs := f.fold
-	nodes := nodeCount(b.tx)
-	for fs.pos < len(fs.links) && nodeCount(b.tx)-nodes < foldNodes {
-		end := min(fs.pos+foldCheck, len(fs.links))
-		b.count(cStaged, -int64(end-fs.pos))
+	var err error
+	fs.pos, _, err = b.addRun(fs.links, fs.pos, func(n int) error {
+		b.count(cStaged, -int64(n))
 		if b.counter(cStaged) < 0 {
 			return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
 		}
-		for i := fs.pos; i < end; i++ {
-			if _, err := b.add(&fs.links[i]); err != nil {
-				return err
-			}
-		}
-		fs.pos = end
-		// Written now, so that the node count includes them.
-		if err := b.putNew(); err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if fs.pos < len(fs.links) {
 		v := binary.AppendUvarint(bytes.Clone(fs.last), uint64(fs.pos))
@@ -195,6 +188,36 @@ func (b *batch) foldStep() error {
 	}
 	f.fold = nil
 	return b.meta.Delete(keyFold)
+}
+
+// addRun adds ps[pos:], sorted by seen key, until this transaction has rewritten
+// foldNodes nodes or ps is done, and returns where it stopped and how many it added.
+// before, if not nil, is called before each group of links is added with its size.
+func (b *batch) addRun(ps []prepared, pos int, before func(n int) error) (next, added int, err error) {
+	nodes := nodeCount(b.tx)
+	for pos < len(ps) && nodeCount(b.tx)-nodes < foldNodes {
+		end := min(pos+foldCheck, len(ps))
+		if before != nil {
+			if err := before(end - pos); err != nil {
+				return pos, added, err
+			}
+		}
+		for i := pos; i < end; i++ {
+			ok, err := b.add(&ps[i])
+			if err != nil {
+				return pos, added, err
+			}
+			if ok {
+				added++
+			}
+		}
+		pos = end
+		// Written now, so that the node count includes them.
+		if err := b.putNew(); err != nil {
+			return pos, added, err
+		}
+	}
+	return pos, added, nil
 }
 
 // startFold reads the staged records of the next fold, or of the fold the file
@@ -238,7 +261,7 @@ func (b *batch) startFold() error {
 		}
 		return nil
 	}
-	slices.SortStableFunc(links, func(x, y prepared) int { return bytes.Compare(x.fp[:], y.fp[:]) })
+	sortBySeen(links)
 	f.fold = &foldState{last: bytes.Clone(lastKey), links: links, pos: int(pos)}
 	return nil
 }
@@ -267,4 +290,38 @@ func (f *Frontier) foldOnce(ctx context.Context) error {
 		b.folding = true
 		return nil
 	}})
+}
+
+// sortBySeen sorts ps by seen key, keeping the order of equal keys. It sorts indexes
+// and moves each element once: a prepared is large, and a sort that swaps them spent
+// more time moving memory than comparing keys.
+func sortBySeen(ps []prepared) {
+	idx := make([]int32, len(ps))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(x, y int32) int {
+		if c := bytes.Compare(ps[x].fp[:], ps[y].fp[:]); c != 0 {
+			return c
+		}
+		return int(x - y)
+	})
+	// Position i must receive ps[idx[i]]: follow each cycle of the permutation.
+	for i := range idx {
+		if idx[i] < 0 {
+			continue
+		}
+		tmp := ps[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = -1
+			if k == i {
+				ps[j] = tmp
+				break
+			}
+			ps[j] = ps[k]
+			j = k
+		}
+	}
 }

@@ -1,9 +1,12 @@
 package frontier
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -273,5 +276,73 @@ func TestStagedCounterCorrupt(t *testing.T) {
 	defer f.Close()
 	if err := f.Flush(context.Background()); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Flush: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestAddSorted checks that a large Add, sorted and split over commits, queues the
+// same URLs in the same order per host, and counts the same duplicates, as Adds
+// small enough for one transaction each.
+func TestAddSorted(t *testing.T) {
+	defer func(n int64, c, a int) { foldNodes, foldCheck, addChunk = n, c, a }(foldNodes, foldCheck, addChunk)
+	var es []Entry
+	for i := range 200 {
+		// Hosts in turn, a tenth of the URLs repeated, priorities and depths mixed.
+		n := i
+		if i%10 == 9 {
+			n = i - 7
+		}
+		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/p%d", n%7, n), Depth: n % 3, Priority: n%4 - 1})
+	}
+	es = append(es, Entry{URL: "/relative"})
+	drain := func(f *Frontier) map[string][]string {
+		got := map[string][]string{}
+		for {
+			l, _, err := tryNext(f)
+			if err != nil || l == nil {
+				return got
+			}
+			got[l.Host] = append(got[l.Host], l.URL)
+			done(t, f, l, Outcome{})
+		}
+	}
+	ctx := context.Background()
+	small, _ := openTest(t, Options{})
+	for i := 0; i < len(es); i += 10 {
+		if _, err := small.Add(ctx, es[i:min(i+10, len(es))]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	foldNodes, foldCheck, addChunk = 1, 4, 16
+	large, _ := openTest(t, Options{})
+	n, err := large.Add(ctx, es...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, gs := small.Stats(), large.Stats()
+	if n != int(ws.Added) || gs.Added != ws.Added || gs.Duplicates != ws.Duplicates || gs.Refused[RefusedURL] != 1 {
+		t.Fatalf("large Add: %d added, Stats %+v; want as the small Adds: %+v", n, gs, ws)
+	}
+	want, got := drain(small), drain(large)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("lease order per host:\n\tgot  %v\n\twant %v", got, want)
+	}
+}
+
+func TestSortBySeen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 60 {
+		ps := make([]prepared, n)
+		for i := range ps {
+			ps[i].fp[0] = byte(rng.IntN(5)) // many equal keys
+			ps[i].seq = uint64(i)
+		}
+		want := slices.Clone(ps)
+		slices.SortStableFunc(want, func(x, y prepared) int { return bytes.Compare(x.fp[:], y.fp[:]) })
+		sortBySeen(ps)
+		for i := range ps {
+			if ps[i].fp != want[i].fp || ps[i].seq != want[i].seq {
+				t.Fatalf("n=%d: position %d holds %v/%d, want %v/%d", n, i, ps[i].fp[0], ps[i].seq, want[i].fp[0], want[i].seq)
+			}
+		}
 	}
 }
