@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -123,6 +124,14 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 		if err != nil {
 			return err
 		}
+	}
+	// A fold under way has queued the first of its links, still in their records.
+	if v := tx.Bucket(bucketMeta).Get(keyFold); v != nil {
+		pos, n := binary.Uvarint(v[min(8, len(v)):])
+		if len(v) < 8 || n <= 0 || 8+n != len(v) {
+			return fmt.Errorf("%w: fold record %x", ErrCorrupt, v)
+		}
+		links -= int64(pos)
 	}
 	if links != staged {
 		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, links, staged)

@@ -212,6 +212,14 @@ func TestFoldResume(t *testing.T) {
 		return nil
 	})
 	db.Close()
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ro.Check(); err != nil {
+		t.Errorf("Check of a file with a fold under way: %v", err)
+	}
+	ro.Close()
 	f, err = Open(path, Options{LinkBatch: 1000, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
