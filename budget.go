@@ -44,12 +44,17 @@ func newMemBudget(total int64, parseCost func(n int64) int64) *memBudget {
 		claims: make(map[*memClaim]struct{}), changed: make(chan struct{})}
 }
 
-// reserveParse reserves in m what parsing resp as HTML will hold, when it is HTML.
-func (c *Crawler) reserveParse(ctx context.Context, m *memClaim, resp *fetch.Response) error {
+// reserveParse reserves in m what parsing resp as HTML will hold, when it is HTML,
+// and returns the function that gives it back once the parse is over.
+func (c *Crawler) reserveParse(ctx context.Context, m *memClaim, resp *fetch.Response) (release func(), err error) {
 	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
-		return nil
+		return func() {}, nil
 	}
-	return m.Reserve(ctx, c.mem.parseCost(int64(len(resp.Body))), 0)
+	n := c.mem.parseCost(int64(len(resp.Body)))
+	if err := m.Reserve(ctx, n, 0); err != nil {
+		return nil, err
+	}
+	return func() { m.Release(n) }, nil
 }
 
 // memClaim is one page's share of a memBudget. It implements fetch.Budget. Its

@@ -172,10 +172,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if l.Kind == kindSitemap {
 			out.Links = c.sitemapLinks(l, resp, &skips)
 		} else {
-			if err := c.reserveParse(ctx, mem, resp); err != nil {
+			parsed, err := c.reserveParse(ctx, mem, resp)
+			if err != nil {
 				return nil // stopping: the lease is requeued at the next Open
 			}
 			out.Links, outlinks = c.pageLinks(l, resp, &page, &skips)
+			parsed()
 		}
 	}
 	page.Links = len(outlinks)
