@@ -152,6 +152,9 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		URL:         target,
 		AcceptTypes: []string{},
 		MaxBodySize: robots.MaxSize + 1,
+		// Only the first MaxSize bytes count, compressed or not: a robots.txt bomb
+		// decodes no further.
+		MaxDecodedSize: robots.MaxSize + 1,
 	})
 	c.sched.Release(ticket, observe(resp, ferr))
 	if resp != nil {

@@ -227,8 +227,12 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 		if req.MaxBodySize > 0 {
 			limit = req.MaxBodySize
 		}
+		maxDecoded := c.opts.MaxDecodedSize
+		if req.MaxDecodedSize > 0 {
+			maxDecoded = req.MaxDecodedSize
+		}
 		codings := contentCodings(hresp.Header.Values("Content-Encoding"))
-		acct := &account{budget: req.Budget, claim: c.claim(hresp.ContentLength, limit, len(codings))}
+		acct := &account{budget: req.Budget, claim: c.claim(hresp.ContentLength, limit, maxDecoded, len(codings))}
 		raw, truncated, err := readPooled(ctx, hresp.Body, hresp.ContentLength, limit, acct)
 		if err != nil {
 			acct.release(int64(cap(raw)))
@@ -236,7 +240,7 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 			return nil, c.fail(ctx, parent, target, err)
 		}
 		resp.RawBody, resp.Truncated = raw, truncated
-		resp.Body, resp.DecodeError = decodeBudgeted(ctx, raw, codings, c.opts.MaxDecodedSize, c.opts.MaxRatio, acct)
+		resp.Body, resp.DecodeError = decodeBudgeted(ctx, raw, codings, maxDecoded, c.opts.MaxRatio, acct)
 		if err := ctx.Err(); err != nil && resp.Body == nil && resp.DecodeError != nil {
 			acct.release(int64(cap(raw)))
 			putBuf(raw)
@@ -348,7 +352,7 @@ func accepts(accept []string, ct string) bool {
 // can make Fetch hold: the received body (twice its cap while a buffer of unknown
 // size grows) and, per content coding, a decoded body as large as the decoding
 // limits allow (twice again, as it grows).
-func (c *Client) claim(contentLength, limit int64, codings int) int64 {
+func (c *Client) claim(contentLength, limit, maxDecoded int64, codings int) int64 {
 	raw := int64(bufSize(int(limit)))
 	if contentLength >= 0 && contentLength <= limit {
 		raw = int64(bufSize(int(contentLength)))
@@ -358,9 +362,9 @@ func (c *Client) claim(contentLength, limit int64, codings int) int64 {
 	if codings == 0 {
 		return raw
 	}
-	decoded := int64(bufSize(int(decodeLimit(int(min(contentLength, limit)), c.opts.MaxDecodedSize, c.opts.MaxRatio))))
+	decoded := int64(bufSize(int(decodeLimit(int(min(contentLength, limit)), maxDecoded, c.opts.MaxRatio))))
 	if contentLength < 0 {
-		decoded = int64(bufSize(int(decodeLimit(int(limit), c.opts.MaxDecodedSize, c.opts.MaxRatio))))
+		decoded = int64(bufSize(int(decodeLimit(int(limit), maxDecoded, c.opts.MaxRatio))))
 	}
 	return raw + 2*decoded*int64(min(codings, maxCodings))
 }

@@ -209,3 +209,27 @@ func TestBombDecodeAllocation(t *testing.T) {
 		t.Errorf("decoding allocated %d bytes, want at most %d", alloc, maxDecoded*5/2)
 	}
 }
+
+// TestRequestMaxDecodedSize checks that a request's own decoded-size cap (robots.txt
+// asks for 500 KiB) replaces the client's.
+func TestRequestMaxDecodedSize(t *testing.T) {
+	gz := bomb(t, 4<<20)
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(len(gz)))
+		w.Write(gz)
+	})
+	c := newClient(t, func(o *Options) { o.MaxRatio = 1000 })
+	const want = 500<<10 + 1
+	b := new(recordBudget)
+	resp, err := c.Fetch(context.Background(), &Request{URL: srv.URL, MaxDecodedSize: want, Budget: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Body) != want || !errors.Is(resp.DecodeError, ErrDecodeLimit) {
+		t.Errorf("got %d bytes, %v; want %d and ErrDecodeLimit", len(resp.Body), resp.DecodeError, want)
+	}
+	if b.claims[0] > 2<<20 { // the bomb and twice the 500 KiB decoded, in buffer sizes
+		t.Errorf("claimed %d bytes for a body decoded to %d at most", b.claims[0], want)
+	}
+}

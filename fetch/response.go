@@ -34,6 +34,9 @@ type Request struct {
 
 	// MaxBodySize, if positive, replaces Options.MaxBodySize for this request.
 	MaxBodySize int64
+	// MaxDecodedSize, if positive, replaces Options.MaxDecodedSize for this request
+	// (for example robots.txt, of which only the first 500 KiB count).
+	MaxDecodedSize int64
 
 	// Budget, if not nil, accounts for the body buffers this fetch holds: Fetch
 	// reserves each buffer (received and decoded) before taking it and releases
