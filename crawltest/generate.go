@@ -48,6 +48,10 @@ type GenerateOptions struct {
 
 	// Latency is each site's Latency.
 	Latency time.Duration
+
+	// NoLength sends every HTML page without Content-Length (Page.NoLength), as
+	// servers that generate pages on the fly do.
+	NoLength bool
 }
 
 // Generate returns a farm described by opts, deterministic for a given
@@ -110,7 +114,7 @@ func Generate(opts GenerateOptions) []Site {
 					links = append(links, paths[rng.IntN(pages)])
 				}
 			}
-			s.Pages[paths[i]] = &Page{Links: links, Size: opts.PageSize}
+			s.Pages[paths[i]] = &Page{Links: links, Size: opts.PageSize, NoLength: opts.NoLength}
 		}
 		if opts.SitemapEvery > 0 && (h+1)%opts.SitemapEvery == 0 {
 			s.Sitemaps = []string{"http://" + names[h] + "/sitemap.xml"}

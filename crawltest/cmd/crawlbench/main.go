@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	go run ./crawltest/cmd/crawlbench [-scenario polite,cpu,scale,resume] [-short] [-out DIR]
+//	go run ./crawltest/cmd/crawlbench [-scenario polite,cpu,scale,resume,hostile] [-short] [-out DIR]
 //
 // Scenarios:
 //
@@ -24,6 +24,11 @@
 //   - resume: the cpu crawl in a child process killed with SIGKILL after a third of its
 //     requests, then run again: extra fetches and the time from the restart to the
 //     first request the farm sees.
+//   - hostile: two crawls in child processes, with min_delay 10ms: two sites of each
+//     kind of crawltest.HostileSites (gzip bombs of 64 MiB decoded, 10 MiB pages without
+//     Content-Length, one 10 MiB text run, deep nesting, tag soup) beside 50 ordinary
+//     sites of 20 pages, then 16 bomb hosts at once. The peak RSS (VmHWM) of each crawl,
+//     against goals of 100 MB and 150 MB.
 //
 // Other flags: -out DIR keeps the data directories and writes results.json and
 // results.md (a table for BENCHMARKS.md) there; -profile adds CPU profiles of the
@@ -75,7 +80,7 @@ var errUsage = errors.New("usage error")
 var errFailed = errors.New("some scenarios failed")
 
 // scenarioOrder is the order scenarios run in, whatever order -scenario names them.
-var scenarioOrder = []string{"polite", "cpu", "scale", "resume"}
+var scenarioOrder = []string{"polite", "cpu", "scale", "resume", "hostile"}
 
 // options is the command line.
 type options struct {
@@ -92,7 +97,7 @@ type options struct {
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume")
+	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume, hostile")
 	o := &options{}
 	fs.BoolVar(&o.short, "short", false, "small sizes: check that every scenario completes and keeps the politeness audit, judge no figure")
 	fs.StringVar(&o.out, "out", "", "keep data directories, results.json, results.md and profiles in this `dir`ectory (default: a temporary one, removed)")
@@ -120,7 +125,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			known = known || k == s
 		}
 		if !known {
-			return nil, fmt.Errorf("-scenario: unknown scenario %q (want polite, cpu, scale or resume): %w", s, errUsage)
+			return nil, fmt.Errorf("-scenario: unknown scenario %q (want polite, cpu, scale, resume or hostile): %w", s, errUsage)
 		}
 		o.scenarios[s] = true
 	}
@@ -261,6 +266,8 @@ func (b *bench) run(ctx context.Context, name string) *result {
 		err = b.scale(ctx, r)
 	case "resume":
 		err = b.resume(ctx, r)
+	case "hostile":
+		err = b.hostile(ctx, r)
 	}
 	r.Elapsed = time.Since(start)
 	if err != nil {

@@ -26,6 +26,13 @@ type sizes struct {
 	scaleBatch  int // URLs per frontier.Add while building
 	scaleCycles time.Duration
 
+	// hostile
+	hostileCopies int // sites of each hostile kind
+	hostileSize   int // bytes of the hostile pages other than bombs
+	hostileBomb   int // bytes a bomb decodes to
+	hostileNormal int // ordinary sites of 20 pages beside them
+	bombHosts     int // bomb hosts crawled at once
+
 	timeout      time.Duration // per scenario, scale excepted
 	scaleTimeout time.Duration
 }
@@ -49,6 +56,12 @@ var fullSizes = sizes{
 	scaleHosts:  100_000,
 	scaleBatch:  500_000,
 	scaleCycles: 10 * time.Second,
+
+	hostileCopies: 2,
+	hostileSize:   10 << 20,
+	hostileBomb:   64 << 20,
+	hostileNormal: 50,
+	bombHosts:     16,
 
 	timeout:      5 * time.Minute,
 	scaleTimeout: 30 * time.Minute,
@@ -74,6 +87,12 @@ var shortSizes = sizes{
 	scaleHosts:  1_000,
 	scaleBatch:  25_000,
 	scaleCycles: time.Second,
+
+	hostileCopies: 1,
+	hostileSize:   1 << 20,
+	hostileBomb:   4 << 20,
+	hostileNormal: 5,
+	bombHosts:     4,
 
 	timeout:      2 * time.Minute,
 	scaleTimeout: 2 * time.Minute,

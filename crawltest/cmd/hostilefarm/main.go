@@ -9,9 +9,10 @@
 // The farm holds -copies sites of each kind of crawltest.HostileSites (gzip bombs of
 // -bomb bytes decoded, about 100 to 1; pages of -size bytes without Content-Length; one
 // text run, deep nesting and tag soup of -size bytes), or only the kinds -kinds names,
-// beside -normal ordinary sites of 20 pages. The configuration names every home page as
-// a seed, maps the farm's host names to its address, allows loopback and sets a
-// min_delay of 10ms; it uses only keys every build of the crawler knows.
+// beside -normal ordinary sites of 20 pages (sent without Content-Length with -chunked).
+// The configuration names every home page as a seed, maps the farm's host names to its
+// address, allows loopback and sets a min_delay of 10ms; it uses only keys every build
+// of the crawler knows.
 package main
 
 import (
@@ -40,6 +41,7 @@ func run(args []string) error {
 	copies := fs.Int("copies", 2, "sites of each hostile kind")
 	kinds := fs.String("kinds", strings.Join(crawltest.HostileKinds, ","), "comma-separated hostile `kinds` to serve")
 	normal := fs.Int("normal", 50, "ordinary sites of 20 pages beside the hostile ones")
+	chunked := fs.Bool("chunked", false, "send the ordinary pages without Content-Length")
 	size := fs.String("size", "10MiB", "`bytes` of the hostile pages other than bombs")
 	bomb := fs.String("bomb", "64MiB", "`bytes` a bomb decodes to")
 	if err := fs.Parse(args); err != nil {
@@ -69,7 +71,7 @@ func run(args []string) error {
 	}
 	if *normal > 0 {
 		sites = append(sites, crawltest.Generate(crawltest.GenerateOptions{
-			Seed: 13, Hosts: *normal, PagesPerHost: 20, LinksPerPage: 10, PageSize: 20 << 10,
+			Seed: 13, Hosts: *normal, PagesPerHost: 20, LinksPerPage: 10, PageSize: 20 << 10, NoLength: *chunked,
 		})...)
 	}
 	if len(sites) == 0 {
