@@ -413,9 +413,6 @@ func (c *Crawler) open() error {
 	if err != nil {
 		return err
 	}
-	if n := c.skipped.Cut(); n > 0 {
-		c.log.Warn("skipped.jsonl: cut a torn last line left by a crash", "bytes", n)
-	}
 	return c.reportRepairs()
 }
 

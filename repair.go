@@ -42,12 +42,8 @@ func (c *Crawler) reportRepairs() error {
 		c.log.Error("warc: damaged file (left as it is; crawl verify tells more)",
 			"file", d.File, "bytes", d.Size, "whole_up_to", d.End, "problem", d.Problem)
 	}
-	if r := c.pages.Repair(); r.Cut > 0 {
-		c.log.Warn("pages.jsonl: cut a torn tail left by a crash",
-			"bytes", r.Cut, "lines", r.Lines, "dropped", r.Dropped)
-	} else if r.Newline {
-		c.log.Warn("pages.jsonl: the last line lacked only its newline: kept, newline added")
-	}
+	c.reportTail("pages.jsonl", c.pages.Repair())
+	c.reportTail("skipped.jsonl", c.skipped.Repair())
 
 	// Lines pointing past the end of a WARC file: after a repair, anywhere in the
 	// file; otherwise only near its end, where a crash during the last start leaves
@@ -96,4 +92,14 @@ func lostEntry(pg *storage.Page) frontier.Entry {
 		e.Kind, e.Priority = kindSitemap, prioritySitemap
 	}
 	return e
+}
+
+// reportTail logs what opening the JSON-lines file name repaired at its end.
+func (c *Crawler) reportTail(name string, r storage.TailRepair) {
+	if r.Cut > 0 {
+		c.log.Warn(name+": cut a torn tail left by a crash",
+			"bytes", r.Cut, "lines", r.Lines, "dropped", r.Dropped)
+	} else if r.Newline {
+		c.log.Warn(name + ": the last line lacked only its newline: kept, newline added")
+	}
 }

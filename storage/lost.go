@@ -117,11 +117,11 @@ func (p *PagesWriter) Drop(lost []LostPage) error {
 	if len(lost) == 0 {
 		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.file.mu.Lock()
+	defer p.file.mu.Unlock()
 	lost = slices.Clone(lost)
 	slices.SortFunc(lost, func(a, b LostPage) int { return cmp.Compare(a.Offset, b.Offset) })
-	fi, err := p.f.Stat()
+	fi, err := p.file.f.Stat()
 	if err != nil {
 		return fmt.Errorf("storage: pages: %w", err)
 	}
@@ -136,12 +136,12 @@ func (p *PagesWriter) Drop(lost []LostPage) error {
 		}
 	}
 	if suffix {
-		err = p.f.Truncate(lost[0].Offset)
-		if err == nil && !p.opts.NoSync {
-			err = p.f.Sync()
+		err = p.file.f.Truncate(lost[0].Offset)
+		if err == nil && !p.file.noSync {
+			err = p.file.f.Sync()
 		}
 		if err == nil {
-			_, err = p.f.Seek(0, io.SeekEnd)
+			_, err = p.file.f.Seek(0, io.SeekEnd)
 		}
 		if err != nil {
 			return fmt.Errorf("storage: pages: %w", err)
@@ -165,13 +165,13 @@ func (p *PagesWriter) rewrite(lost []LostPage, size int64) error {
 	defer os.Remove(tmp) // after the rename, there is nothing to remove
 	var from int64
 	for _, l := range append(lost, LostPage{Offset: size}) {
-		if _, err := io.Copy(out, io.NewSectionReader(p.f, from, l.Offset-from)); err != nil {
+		if _, err := io.Copy(out, io.NewSectionReader(p.file.f, from, l.Offset-from)); err != nil {
 			out.Close()
 			return err
 		}
 		from = l.Offset + l.Size
 	}
-	if !p.opts.NoSync {
+	if !p.file.noSync {
 		if err := out.Sync(); err != nil {
 			out.Close()
 			return err
@@ -183,7 +183,7 @@ func (p *PagesWriter) rewrite(lost []LostPage, size int64) error {
 	if err := os.Rename(tmp, p.path); err != nil {
 		return err
 	}
-	if !p.opts.NoSync {
+	if !p.file.noSync {
 		d, err := os.Open(filepath.Dir(p.path))
 		if err != nil {
 			return err
@@ -202,7 +202,7 @@ func (p *PagesWriter) rewrite(lost []LostPage, size int64) error {
 		f.Close()
 		return err
 	}
-	p.f.Close()
-	p.f = f
+	p.file.f.Close()
+	p.file.f = f
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 )
 
@@ -117,17 +116,8 @@ type PagesOptions struct {
 // PagesWriter appends pages to a pages.jsonl file. It is safe for concurrent
 // use by multiple goroutines.
 type PagesWriter struct {
-	opts   PagesOptions
-	path   string
-	fl     flusher
-	repair TailRepair
-
-	mu     sync.Mutex
-	f      *os.File
-	seq    uint64
-	closed bool
-	err    error
-	writes sync.WaitGroup
+	path string
+	file *jsonlFile
 }
 
 // OpenPages opens the pages file at path for appending, creating it if
@@ -135,23 +125,18 @@ type PagesWriter struct {
 // that are not JSON objects) is cut off first, and a last line that is whole
 // but for its newline gets one; Repair reports what was done.
 func OpenPages(path string, opts PagesOptions) (*PagesWriter, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openJSONL(path, "pages.jsonl", opts.NoSync)
 	if err != nil {
-		return nil, fmt.Errorf("storage: pages: %w", err)
+		return nil, err
 	}
-	r, err := repairTail(f, opts.NoSync)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("storage: pages: %w", err)
-	}
-	return &PagesWriter{opts: opts, path: path, f: f, repair: r}, nil
+	return &PagesWriter{path: path, file: f}, nil
 }
 
 // Cut returns how many bytes of a torn tail OpenPages cut off.
-func (p *PagesWriter) Cut() int64 { return p.repair.Cut }
+func (p *PagesWriter) Cut() int64 { return p.file.repair.Cut }
 
 // Repair returns what OpenPages repaired at the end of the file.
-func (p *PagesWriter) Repair() TailRepair { return p.repair }
+func (p *PagesWriter) Repair() TailRepair { return p.file.repair }
 
 // tailWindow is how far back wholeLines looks for whole lines.
 const tailWindow = 1 << 20
@@ -213,62 +198,12 @@ func (p *PagesWriter) Write(ctx context.Context, pg *Page) error {
 	if err != nil {
 		return fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
 	}
-	line = append(line, '\n')
-
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return ErrClosed
-	}
-	if p.err != nil {
-		err := p.err
-		p.mu.Unlock()
-		return err
-	}
-	p.writes.Add(1)
-	defer p.writes.Done()
-	if _, err := p.f.Write(line); err != nil {
-		p.err = ioError("write", "pages.jsonl", err)
-		p.fl.fail(p.err)
-		p.mu.Unlock()
-		return p.err
-	}
-	p.seq++
-	seq := p.seq
-	p.mu.Unlock()
-	if p.opts.NoSync {
-		return nil
-	}
-	return p.fl.wait(ctx, seq, func() syncPoint {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return syncPoint{seq: p.seq, f: p.f}
-	}, func(syncPoint) {})
+	return p.file.append(ctx, append(line, '\n'))
 }
 
 // Close waits for writes in flight, then syncs and closes the file. Writes
 // after Close return ErrClosed; Close again returns nil.
-func (p *PagesWriter) Close() error {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil
-	}
-	p.closed = true
-	p.mu.Unlock()
-	p.writes.Wait()
-	var err error
-	if !p.opts.NoSync {
-		err = p.f.Sync()
-	}
-	if cerr := p.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("storage: pages: %w", err)
-	}
-	return nil
-}
+func (p *PagesWriter) Close() error { return p.file.close() }
 
 // ReadPages reads a pages.jsonl stream and calls fn for each page, stopping
 // at the first error fn returns.

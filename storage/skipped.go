@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"sync"
 	"time"
 )
 
@@ -87,47 +85,27 @@ func (s *Skip) UnmarshalJSON(b []byte) error {
 
 // SkippedWriter appends to a skipped.jsonl file, with the durability of PagesWriter:
 // Write returns once its lines are on disk, concurrent writers sharing fsyncs, and a
-// torn tail left by a crash is cut off at open. It is safe for concurrent use by
-// multiple goroutines.
+// torn tail left by a crash is repaired at open as pages.jsonl's is. It is safe for
+// concurrent use by multiple goroutines.
 type SkippedWriter struct {
-	opts PagesOptions
-	fl   flusher
-	cut  int64
-
-	mu     sync.Mutex
-	f      *os.File
-	seq    uint64
-	closed bool
-	err    error
-	writes sync.WaitGroup
+	file *jsonlFile
 }
 
 // OpenSkipped opens the skipped file at path for appending, creating it if missing,
-// and cuts off a torn tail (see OpenPages); Cut reports how many bytes that was.
+// and repairs its tail (see OpenPages); Repair reports what was done.
 func OpenSkipped(path string, opts PagesOptions) (*SkippedWriter, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openJSONL(path, "skipped.jsonl", opts.NoSync)
 	if err != nil {
-		return nil, fmt.Errorf("storage: skipped: %w", err)
+		return nil, err
 	}
-	size, keep, err := wholeLines(f)
-	if err == nil && keep < size {
-		err = f.Truncate(keep)
-		if err == nil && !opts.NoSync {
-			err = f.Sync()
-		}
-	}
-	if err == nil {
-		_, err = f.Seek(0, io.SeekEnd)
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("storage: skipped: %w", err)
-	}
-	return &SkippedWriter{opts: opts, f: f, cut: size - keep}, nil
+	return &SkippedWriter{file: f}, nil
 }
 
 // Cut returns how many bytes of a torn tail OpenSkipped cut off.
-func (w *SkippedWriter) Cut() int64 { return w.cut }
+func (w *SkippedWriter) Cut() int64 { return w.file.repair.Cut }
+
+// Repair returns what OpenSkipped repaired at the end of the file.
+func (w *SkippedWriter) Repair() TailRepair { return w.file.repair }
 
 // Write appends one line per skip, in one write, and returns once they are durable.
 // Writing no skip does nothing. It is safe for concurrent use.
@@ -147,60 +125,12 @@ func (w *SkippedWriter) Write(ctx context.Context, skips ...*Skip) error {
 		buf = append(append(buf, line...), '\n')
 	}
 
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return ErrClosed
-	}
-	if w.err != nil {
-		err := w.err
-		w.mu.Unlock()
-		return err
-	}
-	w.writes.Add(1)
-	defer w.writes.Done()
-	if _, err := w.f.Write(buf); err != nil {
-		w.err = fmt.Errorf("storage: skipped: %w", err)
-		w.fl.fail(w.err)
-		w.mu.Unlock()
-		return w.err
-	}
-	w.seq++
-	seq := w.seq
-	w.mu.Unlock()
-	if w.opts.NoSync {
-		return nil
-	}
-	return w.fl.wait(ctx, seq, func() syncPoint {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		return syncPoint{seq: w.seq, f: w.f}
-	}, func(syncPoint) {})
+	return w.file.append(ctx, buf)
 }
 
 // Close waits for writes in flight, then syncs and closes the file. Writes after
 // Close return ErrClosed; Close again returns nil.
-func (w *SkippedWriter) Close() error {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return nil
-	}
-	w.closed = true
-	w.mu.Unlock()
-	w.writes.Wait()
-	var err error
-	if !w.opts.NoSync {
-		err = w.f.Sync()
-	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("storage: skipped: %w", err)
-	}
-	return nil
-}
+func (w *SkippedWriter) Close() error { return w.file.close() }
 
 // ReadSkipped reads a skipped.jsonl stream and calls fn for each line, stopping at
 // the first error fn returns.

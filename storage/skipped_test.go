@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -110,6 +111,41 @@ func TestSkippedTornTailAndConcurrency(t *testing.T) {
 	}
 	if n != 1+8*10*2 {
 		t.Errorf("%d lines, want %d", n, 1+8*10*2)
+	}
+}
+
+// TestSkippedLastLineWithoutNewlineKept checks that a whole last line that lacks only
+// its newline is kept, as in pages.jsonl, rather than cut as torn.
+func TestSkippedLastLineWithoutNewlineKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "skipped.jsonl")
+	line := `{"url":"http://a.test/","reason":"robots","detail":"","time":"2026-03-01T12:00:00.000Z","depth":0}`
+	if err := os.WriteFile(path, []byte(line+"\n"+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenSkipped(path, PagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := w.Repair(); r.Cut != 0 || !r.Newline {
+		t.Errorf("Repair() = %+v, want Newline and nothing cut", r)
+	}
+	if err := w.Write(context.Background(), &Skip{URL: "http://a.test/x", Reason: "scope", Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var got []string
+	if err := ReadSkipped(f, func(s *Skip) error { got = append(got, s.URL); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"http://a.test/", "http://a.test/", "http://a.test/x"}; !slices.Equal(got, want) {
+		t.Errorf("lines:\n\tgot  %q\n\twant %q", got, want)
 	}
 }
 

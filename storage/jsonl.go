@@ -1,0 +1,98 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// jsonlFile is an append-only file of JSON lines (pages.jsonl, skipped.jsonl) whose
+// appends return once they are durable, concurrent appenders sharing fsyncs. Opening
+// it repairs a tail torn by a crash (see repairTail). It is safe for concurrent use.
+type jsonlFile struct {
+	name   string // the file's base name, for errors
+	noSync bool
+	fl     flusher
+	repair TailRepair
+
+	mu     sync.Mutex
+	f      *os.File
+	seq    uint64
+	closed bool
+	err    error
+	writes sync.WaitGroup
+}
+
+// openJSONL opens the JSON-lines file at path for appending, creating it if missing,
+// and repairs its tail.
+func openJSONL(path, name string, noSync bool) (*jsonlFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, ioError("open", name, err)
+	}
+	r, err := repairTail(f, noSync)
+	if err != nil {
+		f.Close()
+		return nil, ioError("repair", name, err)
+	}
+	return &jsonlFile{name: name, noSync: noSync, f: f, repair: r}, nil
+}
+
+// append writes lines, whole lines each ending in a newline, in one write and returns
+// once they are durable. After a failed write every later append fails too.
+func (j *jsonlFile) append(ctx context.Context, lines []byte) error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return ErrClosed
+	}
+	if j.err != nil {
+		err := j.err
+		j.mu.Unlock()
+		return err
+	}
+	j.writes.Add(1)
+	defer j.writes.Done()
+	if _, err := j.f.Write(lines); err != nil {
+		j.err = ioError("write", j.name, err)
+		j.fl.fail(j.err)
+		j.mu.Unlock()
+		return j.err
+	}
+	j.seq++
+	seq := j.seq
+	j.mu.Unlock()
+	if j.noSync {
+		return nil
+	}
+	return j.fl.wait(ctx, seq, func() syncPoint {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		return syncPoint{seq: j.seq, f: j.f}
+	}, func(syncPoint) {})
+}
+
+// close waits for appends in flight, then syncs and closes the file. Appends after
+// close return ErrClosed; close again returns nil.
+func (j *jsonlFile) close() error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return nil
+	}
+	j.closed = true
+	j.mu.Unlock()
+	j.writes.Wait()
+	var err error
+	if !j.noSync {
+		err = j.f.Sync()
+	}
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("storage: close %s: %w", j.name, err)
+	}
+	return nil
+}
