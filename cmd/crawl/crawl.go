@@ -99,20 +99,12 @@ func runCrawl(ctx context.Context, m *Main, args []string) error {
 // crawlConfig turns the crawl's command line into a validated configuration and the
 // -progress mode.
 func crawlConfig(m *Main, args []string) (crawl.Config, string, error) {
-	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("crawl", "usage: crawl [flags] [URL...]\n\nCrawls politely from the seed URLs into the data directory; running the same\ncommand again resumes. Flags may come before or after the URLs. Sub-commands:\ncrawl help.")
 	var f crawlFlags
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl [flags] [URL...]\n\nCrawls politely from the seed URLs into the data directory; running the same\ncommand again resumes. Flags may come before or after the URLs. Sub-commands:\ncrawl help.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	urls, err := parseArgs(fs, args)
+	urls, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return crawl.Config{}, "", err
-		}
-		return crawl.Config{}, "", usagef("%v", err)
+		return crawl.Config{}, "", err
 	}
 	switch f.progress {
 	case "auto", "line", "log", "none":

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,22 +19,18 @@ func init() {
 const demoMarker = ".politecrawl-demo"
 
 func runDemo(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("demo", "usage: crawl demo [-data DIR] [-delay D]\n\nStarts a small farm of web sites on loopback (robots.txt of every kind, a\nsitemap, redirects, a nofollow page, errors) and crawls it with the normal\nengine and defaults, but a short delay (and robots.txt retries and backoff\nten delays apart). Then it prints the summary and where the WARC files and\npages.jsonl went.")
 	data := fs.String("data", "crawl-demo", "data `dir`ectory for the demo crawl (replaced if an earlier demo made it)")
 	delayFlag := crawl.Duration(100 * time.Millisecond)
 	fs.Var(&delayFlag, "delay", "least `time` between requests to one host, such as 100ms or 1 (seconds)")
 	delay := (*time.Duration)(&delayFlag)
 	progress := fs.String("progress", "auto", "progress display: auto, line, log or none")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl demo [-data DIR] [-delay D]\n\nStarts a small farm of web sites on loopback (robots.txt of every kind, a\nsitemap, redirects, a nofollow page, errors) and crawls it with the normal\nengine and defaults, but a short delay (and robots.txt retries and backoff\nten delays apart). Then it prints the summary and where the WARC files and\npages.jsonl went.\n\nflags:")
-		fs.PrintDefaults()
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+	if len(rest) > 0 {
+		return usagef("demo takes no arguments")
 	}
 	if err := prepareDemoDir(*data); err != nil {
 		return err

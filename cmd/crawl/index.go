@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -15,25 +13,18 @@ func init() {
 }
 
 func runIndex(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("index", "usage: crawl index [-data DIR]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl index [-data DIR]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.\n\nflags:")
-		fs.PrintDefaults()
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
+	if len(rest) > 0 {
 		return usagef("index takes no arguments")
 	}
 	dir := filepath.Join(*data, "warc")
 	files, lines := 0, 0
-	err := storage.RebuildIndexes(dir, func(path string, n int) {
+	err = storage.RebuildIndexes(dir, func(path string, n int) {
 		files++
 		lines += n
 		fmt.Fprintf(m.Stdout, "%s%s  %d lines\n", path, storage.IndexSuffix, n)

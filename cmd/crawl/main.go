@@ -133,6 +133,28 @@ func (m *Main) printCommands(w io.Writer) {
 	}
 }
 
+// flagSet returns the flag set of sub-command name, whose -h prints usage (a synopsis
+// and what the command does) and then the flags, to stderr.
+func (m *Main) flagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, usage+"\n\nflags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses a sub-command's args as parseArgs does and returns the arguments
+// that are not flags. A bad flag is a usage error; -h returns flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	rest, err := parseArgs(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, usagef("%v", err)
+	}
+	return rest, err
+}
+
 // parseArgs parses args with fs and returns the arguments that are not flags. Unlike
 // fs.Parse it does not stop at the first of them: flags may follow URLs, as in
 // "crawl https://example.com/ -delay 2s". After "--" everything is an argument.

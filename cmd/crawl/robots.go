@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -31,28 +30,20 @@ type robotsSource struct {
 }
 
 func runRobots(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("robots", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("robots", "usage: crawl robots [-agent TOKEN] [-file robots.txt] URL...\n\n"+
+		"Prints, for each URL, whether the agent may fetch it under RFC 9309 and the rule\n"+
+		"that decided, then the crawl-delay, request-rate, visit-time, content-signal and\n"+
+		"sitemaps of that robots.txt. Without -file, each URL's live robots.txt is fetched\n"+
+		"(up to 5 redirects) and its status applied as RFC 9309 §2.3.1 says.")
 	agent := fs.String("agent", crawl.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
 	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
 	timeoutFlag := crawl.Duration(30 * time.Second)
 	fs.Var(&timeoutFlag, "timeout", "deadline of each robots.txt fetch, a `time` such as 30s or 30 (seconds)")
 	timeout := (*time.Duration)(&timeoutFlag)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl robots [-agent TOKEN] [-file robots.txt] URL...\n\n"+
-			"Prints, for each URL, whether the agent may fetch it under RFC 9309 and the rule\n"+
-			"that decided, then the crawl-delay, request-rate, visit-time, content-signal and\n"+
-			"sitemaps of that robots.txt. Without -file, each URL's live robots.txt is fetched\n"+
-			"(up to 5 redirects) and its status applied as RFC 9309 §2.3.1 says.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	urls, err := parseArgs(fs, args)
+	urls, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+		return err
 	}
 	if len(urls) == 0 {
 		fs.Usage()

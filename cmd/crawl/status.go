@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	iofs "io/fs"
@@ -21,25 +20,17 @@ func init() {
 }
 
 func runStatus(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("status", "usage: crawl status [-data DIR] [-hosts N]\n\n"+
+		"Shows what the frontier holds: queued, done, failed, skipped by reason, and\n"+
+		"the hosts waiting and why, after checking the whole database as the crawl\n"+
+		"would (a damaged one is refused). While a crawl runs (it holds the database),\n"+
+		"shows the figures it writes to "+crawl.StatusFile+" every few seconds instead,\n"+
+		"and how old they are.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
 	hosts := fs.Int("hosts", 20, "list at most this many hosts with URLs waiting")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl status [-data DIR] [-hosts N]\n\n"+
-			"Shows what the frontier holds: queued, done, failed, skipped by reason, and\n"+
-			"the hosts waiting and why, after checking the whole database as the crawl\n"+
-			"would (a damaged one is refused). While a crawl runs (it holds the database),\n"+
-			"shows the figures it writes to "+crawl.StatusFile+" every few seconds instead,\n"+
-			"and how old they are.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	rest, err := parseArgs(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+		return err
 	}
 	if len(rest) > 0 {
 		return usagef("status takes no arguments")

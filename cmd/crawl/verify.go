@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -15,25 +13,17 @@ func init() {
 }
 
 func runVerify(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("verify", "usage: crawl verify [-data DIR]\n\n"+
+		"Reads every WARC file in DIR/warc gzip member by gzip member and checks that\n"+
+		"each holds one whole record (intact gzip member, WARC header, a block of\n"+
+		"Content-Length bytes); then checks that every line of DIR/pages.jsonl points\n"+
+		"at whole records. Prints what it finds and exits with status 1 if anything is\n"+
+		"damaged. It changes nothing: the next crawl repairs what a crash leaves and\n"+
+		"reports the rest. It refuses to run while a crawl writes to DIR.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl verify [-data DIR]\n\n"+
-			"Reads every WARC file in DIR/warc gzip member by gzip member and checks that\n"+
-			"each holds one whole record (intact gzip member, WARC header, a block of\n"+
-			"Content-Length bytes); then checks that every line of DIR/pages.jsonl points\n"+
-			"at whole records. Prints what it finds and exits with status 1 if anything is\n"+
-			"damaged. It changes nothing: the next crawl repairs what a crash leaves and\n"+
-			"reports the rest. It refuses to run while a crawl writes to DIR.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	rest, err := parseArgs(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+		return err
 	}
 	if len(rest) > 0 {
 		return usagef("verify takes no arguments")

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -17,22 +15,15 @@ func init() {
 }
 
 func runWACZ(ctx context.Context, m *Main, args []string) error {
-	fs := flag.NewFlagSet("wacz", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("wacz", "usage: crawl wacz [-data DIR] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
 	out := fs.String("o", "", "the WACZ `file` to write (default DIR/"+crawl.WACZName+")")
 	title := fs.String("title", "", "the collection's `title` in datapackage.json (default: the data directory's name)")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "usage: crawl wacz [-data DIR] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.\n\nflags:")
-		fs.PrintDefaults()
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
+	if len(rest) > 0 {
 		return usagef("wacz takes no arguments")
 	}
 	if *out == "" {
