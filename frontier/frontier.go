@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -106,10 +107,11 @@ var (
 	counterPfx   = []byte("n/")
 )
 
-// mmapSize is the address space the file is mapped with at first, and allocSize the
-// step by which the file grows, in bytes.
+// mmapSize is the address space the file is mapped with at first (on 64-bit
+// platforms; 32-bit ones have too little to spare), and allocSize the step by which
+// the file grows, in bytes.
 const (
-	mmapSize  = 1 << 30
+	mmapSize  = (1 << 30) * (strconv.IntSize / 64)
 	allocSize = 4 << 20
 )
 
