@@ -129,7 +129,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	mem := c.mem.claim() // the page's share of max_bytes_in_flight, until it is written
 	defer mem.Done()
-	resp, ferr := c.client.Fetch(ctx, &fetch.Request{URL: l.URL, Budget: mem})
+	resp, ferr := c.client.Fetch(ctx, c.pageRequest(l, mem))
 	next := c.sched.Release(ticket, observe(resp, ferr))
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
@@ -219,6 +219,19 @@ func (c *Crawler) firstSetAside(host string) bool {
 	}
 	c.setAside[host] = true
 	return true
+}
+
+// pageRequest is the request for a leased URL. A sitemap may be as large as the
+// sitemaps.org protocol allows (extract.DefaultSitemapMaxBytes uncompressed), whatever
+// the limits for pages: cutting one would lose the URLs it lists. Its bytes still
+// count against max_bytes_in_flight through mem.
+func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) *fetch.Request {
+	req := &fetch.Request{URL: l.URL, Budget: mem}
+	if l.Kind == kindSitemap {
+		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
+		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), extract.DefaultSitemapMaxBytes)
+	}
+	return req
 }
 
 // done finishes a lease, counting what the frontier accepted of its links.
@@ -384,7 +397,13 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 		c.log.Info("sitemap not parsed", "url", l.URL, "err", err)
 		return nil
 	}
-	if err != nil {
+	switch {
+	case resp.Truncated || res.Truncated:
+		// The URLs past the cut are lost to this crawl: say so where a user looks.
+		c.counters.skip("sitemap-truncated", 1)
+		c.log.Warn("sitemap cut at a size limit: the URLs it lists past the cut are not queued",
+			"url", l.URL, "bytes", len(resp.Body), "urls_read", len(res.URLs), "err", err)
+	case err != nil:
 		c.log.Info("sitemap read in part", "url", l.URL, "err", err)
 	}
 	for reason, n := range res.Skipped {

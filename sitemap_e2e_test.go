@@ -1,6 +1,8 @@
 package crawl_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/politecrawl/crawl/crawltest"
@@ -35,5 +37,35 @@ func TestCrawlSitemapsInSubdirectory(t *testing.T) {
 	auditOK(t, farm, 0)
 	if n := sum.Skipped["sitemap-cross-path"]; n != 0 {
 		t.Errorf("%d sitemap URLs skipped as cross-path", n)
+	}
+}
+
+// A sitemap may be as large as the protocol allows (50,000 URLs, 50 MB uncompressed),
+// larger than the limits for pages (fetch.max_body_size, fetch.max_decoded_size): it is
+// read whole, not cut at those limits, so none of the URLs it lists is lost.
+func TestCrawlLargeSitemap(t *testing.T) {
+	const n = 45000
+	pad := strings.Repeat("x", 200) // about 10 MB of sitemap in all
+	links := make([]string, n)
+	for i := range links {
+		links[i] = fmt.Sprintf("/p/%s/%05d.html", pad, i)
+	}
+	farm := startFarm(t, []crawltest.Site{{
+		Host:     "big.test",
+		Robots:   &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
+		Sitemaps: []string{"http://big.test/sitemap.xml"},
+		Pages: map[string]*crawltest.Page{
+			"/":            {},
+			"/sitemap.xml": {Sitemap: true, Links: links},
+		},
+	}})
+	cfg := testConfig(farm, t.TempDir())
+	cfg.Scope.MaxPages = 2 // the seed and the sitemap: the sitemap's URLs stay queued
+	sum := runCrawl(t, cfg)
+	if sum.Queued != n {
+		t.Errorf("%d URLs queued after the sitemap, want its %d (skipped: %v)", sum.Queued, n, sum.Skipped)
+	}
+	if k := sum.Skipped["sitemap-truncated"]; k != 0 {
+		t.Errorf("sitemap counted as truncated %d times", k)
 	}
 }
