@@ -48,10 +48,13 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write(b.Bytes())
 		outMu.Unlock()
 	}
-	// Odd runs stage links (LinkBatch 50 to 150), even runs queue them at once.
+	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, even
+	// runs queue them at once.
 	opts := Options{MaxInFlightPerHost: 1 + run%2}
 	if run%2 == 1 {
 		opts.LinkBatch = 50 * (1 + run%3)
+		// Folds span many commits, so that kills land in the middle of them.
+		foldNodes, foldCheck = 4, 8
 	}
 	f, err := Open(path, opts)
 	if err != nil {
