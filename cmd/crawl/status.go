@@ -62,6 +62,9 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	if st.Staged > 0 {
 		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", st.Staged)
 	}
+	if st.Scheduled > 0 {
+		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time\n", st.Scheduled)
+	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
 	now := time.Now()
 	printLastRun(w, *data, now)

@@ -213,3 +213,30 @@ func TestStatusAfterKill(t *testing.T) {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestStatusScheduled: URLs given back for a later time (a recrawl) are counted.
+func TestStatusScheduled(t *testing.T) {
+	data := t.TempDir()
+	f, err := frontier.Open(filepath.Join(data, "frontier.db"), frontier.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := f.Add(ctx, frontier.Entry{URL: "http://a.test/1"}, frontier.Entry{URL: "http://a.test/2"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Done(ctx, l, frontier.Outcome{Refetch: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "status", "-data", data)
+	if code != 0 || !strings.Contains(out, "queued   2") || !strings.Contains(out, "later    1 of the queued") {
+		t.Fatalf("status: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
