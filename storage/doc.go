@@ -39,6 +39,16 @@
 // WARC-Block-Digest the SHA-1 of the whole block, both "sha1:" and upper-case
 // base32.
 //
+// # Revisits
+//
+// A body archived before (same payload digest, in this run or an earlier one
+// with the same digest index) is written as a revisit record with profile
+// identical-payload-digest. A 304 Not Modified is written as a revisit with
+// profile server-not-modified whose WARC-Refers-To, -Target-URI and -Date name
+// the URI's last 2xx capture; it has no WARC-Payload-Digest. The digest index
+// keeps, per URI, that last capture and its ETag and Last-Modified
+// ([WARCWriter.LastCapture]), which a refetch sends as a conditional GET.
+//
 // # Index and payload types
 //
 // Beside each WARC file the writer keeps its CDXJ index, the form pywb and

@@ -113,12 +113,15 @@ type Exchange struct {
 
 // Location says where WriteExchange put the response (or revisit) record.
 type Location struct {
-	File          string // base name of the WARC file
-	Offset        int64  // of the record's gzip member in File, in bytes
-	Length        int64  // of that gzip member, in bytes
-	RecordID      string // WARC-Record-ID, "<urn:uuid:...>"
-	Revisit       bool   // a revisit record: the payload was archived before
-	PayloadDigest string // "sha1:" + base32 of the body
+	File     string // base name of the WARC file
+	Offset   int64  // of the record's gzip member in File, in bytes
+	Length   int64  // of that gzip member, in bytes
+	RecordID string // WARC-Record-ID, "<urn:uuid:...>"
+	Revisit  bool   // a revisit record: the payload was archived before
+	// NotModified says the revisit answers a 304 Not Modified (profile
+	// server-not-modified): it refers to the URI's last capture.
+	NotModified   bool
+	PayloadDigest string // "sha1:" + base32 of the body; empty when NotModified
 }
 
 // Stats counts what a WARCWriter wrote since it was opened.
@@ -127,6 +130,7 @@ type Stats struct {
 	Requests    int64  // request records
 	Responses   int64  // response records
 	Revisits    int64  // revisit records
+	NotModified int64  // of Revisits, those of 304 Not Modified answers
 	Metadata    int64  // metadata records
 	Conversions int64  // conversion records (Exchange.Text)
 	Robots      int64  // exchanges of Kind "robots"
@@ -164,8 +168,9 @@ type WARCWriter struct {
 	writes  sync.WaitGroup // commits in flight; Close waits for them
 
 	dmu        sync.Mutex
-	pending    map[string]pendingDigest // written, not yet in the index
-	durable    map[string]int64         // file → durable size, not yet in the index
+	pending    map[string]pendingDigest  // written, not yet in the index
+	captures   map[string]pendingCapture // by URI, written, not yet in the index
+	durable    map[string]int64          // file → durable size, not yet in the index
 	persisting bool
 }
 
@@ -227,11 +232,12 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		return nil, fmt.Errorf("storage: digest index: %w", err)
 	}
 	w := &WARCWriter{
-		opts:    opts,
-		db:      db,
-		pending: make(map[string]pendingDigest),
-		durable: make(map[string]int64),
-		cdx:     newCDXJWriter(opts.Dir, opts.NoSync),
+		opts:     opts,
+		db:       db,
+		pending:  make(map[string]pendingDigest),
+		captures: make(map[string]pendingCapture),
+		durable:  make(map[string]int64),
+		cdx:      newCDXJWriter(opts.Dir, opts.NoSync),
 	}
 	if err := w.recover(); err != nil {
 		db.Close()
@@ -249,6 +255,9 @@ func (w *WARCWriter) recover() error {
 	var durable = map[string]int64{}
 	err := w.db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketDigests); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucketIfNotExists(bucketCaptures); err != nil {
 			return err
 		}
 		b, err := tx.CreateBucketIfNotExists(bucketFiles)
@@ -379,8 +388,11 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // WriteExchange archives one fetch: a request record, then a response record,
 // or a revisit record when a non-empty, untruncated body with the same payload
-// digest was archived before by this crawl (in this run or an earlier one),
-// then the metadata record of ex.Metadata, if any.
+// digest was archived before by this crawl (in this run or an earlier one)
+// (profile identical-payload-digest), or when the response is a 304 Not
+// Modified to a URI whose last 2xx capture is known (profile
+// server-not-modified, referring to that capture; see LastCapture), then the
+// metadata record of ex.Metadata, if any.
 // It returns once the records are durable on disk, or with an error; after
 // an error the records may or may not be on disk, never torn in a way a later
 // OpenWARC does not repair. It is safe for concurrent use.
@@ -412,6 +424,21 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 	loc := Location{RecordID: newRecordID(), PayloadDigest: payloadDigest(ex.Body)}
 	dedup := len(ex.Body) > 0 && !ex.Truncated
 	var ref digestRef
+	status, _ := httpStatusAndType(respHead)
+	if status == 304 {
+		// A 304 answers a conditional GET: it refers to the URI's last capture,
+		// if the index knows it; otherwise it is archived as the response it is.
+		last, ok, err := w.LastCapture(ex.TargetURI)
+		if err != nil {
+			return Location{}, err
+		}
+		if ok {
+			ref = digestRef{ID: last.RecordID, Date: last.Date, URI: last.URI}
+			loc.Revisit, loc.NotModified = true, true
+			loc.PayloadDigest = "" // no payload: the record carries no digest of one
+		}
+		dedup = false
+	}
 	if dedup {
 		var err error
 		if ref, loc.Revisit, err = w.lookup(loc.PayloadDigest); err != nil {
@@ -464,15 +491,21 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		fields = append(fields, field{"WARC-IP-Address", ex.IP})
 	}
 	if loc.Revisit {
+		profile := revisitProfile
+		if loc.NotModified {
+			profile = revisitNotModified
+		}
 		fields = append(fields,
-			field{"WARC-Profile", revisitProfile},
+			field{"WARC-Profile", profile},
 			field{"WARC-Refers-To", ref.ID},
 			field{"WARC-Refers-To-Target-URI", ref.URI},
 			field{"WARC-Refers-To-Date", ref.Date})
 	}
-	fields = append(fields,
-		field{"WARC-Block-Digest", blockDigest(block...)},
-		field{"WARC-Payload-Digest", loc.PayloadDigest})
+	fields = append(fields, field{"WARC-Block-Digest", blockDigest(block...)})
+	if !loc.NotModified {
+		// A 304 has no payload: the one it stands for is the earlier capture's.
+		fields = append(fields, field{"WARC-Payload-Digest", loc.PayloadDigest})
+	}
 	ix := newIndexLine(ex.TargetURI, d, respHead, ex.Body, &loc)
 	if ix.detected != "" {
 		fields = append(fields, field{"WARC-Identified-Payload-Type", ix.detected})
@@ -508,9 +541,23 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 	if dedup && !loc.Revisit {
 		reg = &pendingDigest{ref: digestRef{ID: loc.RecordID, Date: d, URI: ex.TargetURI}}
 	}
+	var capt *pendingCapture
+	if status >= 200 && status < 300 && !ex.Truncated {
+		// The capture a later 304 refers to holds the payload: this record, or
+		// the one its identical-payload-digest revisit refers to.
+		c := Capture{RecordID: loc.RecordID, Date: d, URI: ex.TargetURI, Fetched: date,
+			ETag: headerValue(respHead, "ETag"), LastModified: headerValue(respHead, "Last-Modified")}
+		if loc.Revisit {
+			c.RecordID, c.Date, c.URI = ref.ID, ref.Date, ref.URI
+		}
+		capt = &pendingCapture{uri: ex.TargetURI, c: c}
+	}
 	ix.finish(reqLen, respLen)
-	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, ix, func(s *Stats) {
+	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, capt, ix, func(s *Stats) {
 		s.Requests++
+		if loc.NotModified {
+			s.NotModified++
+		}
 		if loc.Revisit {
 			s.Revisits++
 		} else {
@@ -540,7 +587,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 // new one first if data would take it past MaxFileSize, registers reg under
 // digest once written, and waits until data is durable. It returns the file
 // and the offset data starts at.
-func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, ix *indexLine, count func(*Stats)) (string, int64, error) {
+func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, capt *pendingCapture, ix *indexLine, count func(*Stats)) (string, int64, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -578,11 +625,17 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg
 	seq := w.seq
 	w.stats.Bytes += int64(len(data))
 	count(&w.stats)
-	if reg != nil {
-		reg.seq = seq
+	if reg != nil || capt != nil {
 		w.dmu.Lock()
-		if _, dup := w.pending[digest]; !dup {
-			w.pending[digest] = *reg
+		if reg != nil {
+			reg.seq = seq
+			if _, dup := w.pending[digest]; !dup {
+				w.pending[digest] = *reg
+			}
+		}
+		if capt != nil {
+			capt.seq = seq
+			w.captures[capt.uri] = *capt
 		}
 		w.dmu.Unlock()
 	}
@@ -777,7 +830,8 @@ const persistBatch = 256
 func (w *WARCWriter) persist(min int) error {
 	synced := w.fl.durableSeq()
 	w.dmu.Lock()
-	if w.persisting || len(w.pending) < min || len(w.pending) == 0 && len(w.durable) == 0 {
+	waiting := len(w.pending) + len(w.captures)
+	if w.persisting || waiting < min || waiting == 0 && len(w.durable) == 0 {
 		w.dmu.Unlock()
 		return nil
 	}
@@ -787,7 +841,13 @@ func (w *WARCWriter) persist(min int) error {
 			digests[d] = p
 		}
 	}
-	if len(digests) < min {
+	captures := make(map[string]pendingCapture)
+	for u, p := range w.captures {
+		if p.seq <= synced {
+			captures[u] = p
+		}
+	}
+	if len(digests)+len(captures) < min {
 		w.dmu.Unlock()
 		return nil
 	}
@@ -807,6 +867,12 @@ func (w *WARCWriter) persist(min int) error {
 				return err
 			}
 		}
+		cb := tx.Bucket(bucketCaptures)
+		for u, p := range captures {
+			if err := cb.Put([]byte(u), encodeCapture(&p.c)); err != nil {
+				return err
+			}
+		}
 		fb := tx.Bucket(bucketFiles)
 		for name, size := range files {
 			if err := fb.Put([]byte(name), strconv.AppendInt(nil, size, 10)); err != nil {
@@ -822,6 +888,11 @@ func (w *WARCWriter) persist(min int) error {
 		for d, p := range digests {
 			if q, ok := w.pending[d]; ok && q.seq == p.seq {
 				delete(w.pending, d)
+			}
+		}
+		for u, p := range captures {
+			if q, ok := w.captures[u]; ok && q.seq == p.seq {
+				delete(w.captures, u)
 			}
 		}
 	} else {
