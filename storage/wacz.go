@@ -432,10 +432,16 @@ func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats,
 		return WACZStats{}, fmt.Errorf("storage: wacz: %w", err)
 	}
 	tmp := f.Name()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	st, err := PackWACZ(bw, warcDir, pagesPath, opts)
+	// CreateTemp makes the file readable by its owner only; a package is meant to be
+	// shared, as the WARC files are.
+	err = f.Chmod(0o644)
+	var st WACZStats
 	if err == nil {
-		err = bw.Flush()
+		bw := bufio.NewWriterSize(f, 1<<20)
+		st, err = PackWACZ(bw, warcDir, pagesPath, opts)
+		if err == nil {
+			err = bw.Flush()
+		}
 	}
 	if err == nil {
 		err = f.Sync()

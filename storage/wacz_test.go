@@ -180,6 +180,32 @@ func TestPackWACZ(t *testing.T) {
 	}
 }
 
+// TestPackWACZFile checks that the package goes to its path whole, readable by all as
+// the WARC files are (not 0600, as a temporary file is made), with nothing left beside it.
+func TestPackWACZFile(t *testing.T) {
+	dir := t.TempDir()
+	w, pw, _ := crawlDir(t, dir, 3)
+	w.Close()
+	pw.Close()
+	outDir := t.TempDir()
+	out := filepath.Join(outDir, "crawl.wacz")
+	if _, err := PackWACZFile(out, filepath.Join(dir, "warc"), filepath.Join(dir, "pages.jsonl"), WACZOptions{Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	checkWACZ(t, out)
+	fi, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got&0o044 != 0o044 {
+		t.Errorf("mode %v, want readable by group and others", got)
+	}
+	entries, _ := os.ReadDir(outDir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the output directory, want the package alone", len(entries))
+	}
+}
+
 // TestPackWACZKilled packages a copy of a crawl taken while it ran (a kill),
 // its last record torn and its pages file ending in a torn line.
 func TestPackWACZKilled(t *testing.T) {

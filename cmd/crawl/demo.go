@@ -66,8 +66,17 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(m.Stdout, "  %s\n", v)
 	}
 	abs, _ := filepath.Abs(*data)
-	fmt.Fprintf(m.Stdout, "\nresults in %s:\n  %s  (WARC 1.1 archives)\n  %s  (one JSON object per page)\n  %s  (the log, JSON lines)\n",
-		abs, filepath.Join(abs, "warc", "*.warc.gz"), filepath.Join(abs, "pages.jsonl"), filepath.Join(abs, "crawl.log"))
+	fmt.Fprintf(m.Stdout, "\nresults in %s:\n", abs)
+	for _, f := range []struct{ name, what string }{
+		{filepath.Join("warc", "*.warc.gz"), "WARC 1.1 archives"},
+		{filepath.Join("warc", "*.warc.gz.cdxj"), "their CDXJ indexes, for replay tools"},
+		{"pages.jsonl", "one JSON object per page"},
+		{"skipped.jsonl", "one JSON object per URL not fetched, and why"},
+		{"crawl.log", "the log, JSON lines"},
+	} {
+		fmt.Fprintf(m.Stdout, "  %s  (%s)\n", filepath.Join(abs, f.name), f.what)
+	}
+	fmt.Fprintf(m.Stdout, "open it in ReplayWeb.page: crawl wacz -data %s -o demo.wacz\n", *data)
 	return report.Err()
 }
 
