@@ -43,6 +43,7 @@ type Config struct {
 	URL        URLConfig        `yaml:"url"`
 	Extract    ExtractConfig    `yaml:"extract"`
 	Storage    StorageConfig    `yaml:"storage"`
+	Recrawl    RecrawlConfig    `yaml:"recrawl"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
 	// the crawl runs; the final figures stay in the status file (StatusFile).
@@ -52,6 +53,17 @@ type Config struct {
 
 	// lines maps key paths to their line in the file ParseConfig read, for errors.
 	lines map[string]int
+}
+
+// RecrawlConfig fetches finished pages again on a schedule, so that a crawl stays
+// fresh. The zero value is off: a crawl ends once nothing is queued.
+type RecrawlConfig struct {
+	// Interval is how long after its fetch a page (not a robots.txt or sitemap) is
+	// fetched again, with a conditional GET from the validators of its last 2xx
+	// response; a 304 is archived as a server-not-modified revisit. With it on, a
+	// crawl does not end: it waits for the next URL due until it is stopped. Zero: off;
+	// otherwise at least 1s.
+	Interval Duration `yaml:"interval"`
 }
 
 // ScopeConfig keeps the crawl where its user wants it and out of traps.
@@ -461,6 +473,9 @@ func (c *Config) Validate() error {
 	}
 	if r.UnreachableRetry <= 0 {
 		return bad("robots.unreachable_retry", r.UnreachableRetry, "must be positive")
+	}
+	if iv := c.Recrawl.Interval; iv != 0 && iv < Duration(time.Second) {
+		return bad("recrawl.interval", iv, "must be 0 (off) or at least 1s")
 	}
 	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {
 		return bad("robots.max_age", r.MaxAge, "must be positive and at most 24h (RFC 9309 §2.4)")

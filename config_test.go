@@ -171,6 +171,8 @@ func TestValidate(t *testing.T) {
 		{"metrics addr", "metrics_addr: nowhere", "metrics_addr", 1},
 		{"negative depth", "scope:\n  max_depth: -1", "scope.max_depth", 2},
 		{"gzip level", "storage:\n  warc_gzip_level: 0", "storage.warc_gzip_level", 2},
+		{"recrawl interval too short", "recrawl:\n  interval: 500ms", "recrawl.interval", 2},
+		{"negative recrawl interval", "recrawl:\n  interval: -1h", "recrawl.interval", 2},
 		{"content signal use", "robots:\n  content_signal_use: training", "robots.content_signal_use", 2},
 		{"no links per page", "scope:\n  max_links_per_page: 0", "scope.max_links_per_page", 2},
 		{"too many links per page", "scope:\n  max_links_per_page: 1000001", "scope.max_links_per_page", 2},

@@ -129,7 +129,11 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	mem := c.mem.claim() // the page's share of max_bytes_in_flight, until it is written
 	defer mem.Done()
-	resp, ferr := c.client.Fetch(ctx, c.pageRequest(l, mem))
+	req, prev, err := c.pageRequest(l, mem)
+	if err != nil {
+		return fmtErr("looking up the last capture of "+l.URL, err)
+	}
+	resp, ferr := c.client.Fetch(ctx, req)
 	next := c.sched.Release(ticket, observe(resp, ferr))
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
@@ -139,7 +143,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 
 	// Extraction comes first so that the page's metadata record goes into the WARC
 	// with its response, in one write and one fsync.
-	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next}
+	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next, Refetch: c.refetchAt(l)}
 	page := storage.Page{
 		URL:         l.URL,
 		FinalURL:    resp.FinalURL,
@@ -200,6 +204,10 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("archiving "+l.URL, err)
 	}
 	page.PayloadDigest = loc.PayloadDigest
+	if prev != nil {
+		changed := !loc.NotModified && !(loc.Revisit && loc.RefersTo == prev.RecordID)
+		page.Changed, page.PreviousFetch = &changed, prev.Fetched.UTC()
+	}
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.pages.Write(ctx, &page); err != nil {
 		return fmtErr("writing the pages.jsonl line of "+l.URL, err)
@@ -225,13 +233,35 @@ func (c *Crawler) firstSetAside(host string) bool {
 // sitemaps.org protocol allows (extract.DefaultSitemapMaxBytes uncompressed), whatever
 // the limits for pages: cutting one would lose the URLs it lists. Its bytes still
 // count against max_bytes_in_flight through mem.
-func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) *fetch.Request {
+//
+// With recrawl on, a page archived before is asked for with a conditional GET from
+// the validators of its last 2xx capture, which is returned (nil for a first fetch).
+// Without recrawl a page is fetched again only when its record was lost or its lease
+// cut by a crash, and then it is fetched whole.
+func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *storage.Capture, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
-	if l.Kind == kindSitemap {
+	switch {
+	case l.Kind == kindSitemap:
 		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
 		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), extract.DefaultSitemapMaxBytes)
+	case l.Kind == kindPage && c.cfg.Recrawl.Interval > 0:
+		last, ok, err := c.warc.LastCapture(l.URL)
+		if err != nil || !ok {
+			return req, nil, err
+		}
+		req.ETag, req.LastModified = last.ETag, last.LastModified
+		return req, &last, nil
 	}
-	return req
+	return req, nil, nil
+}
+
+// refetchAt is when a page finished now is fetched again: recrawl.interval from now,
+// or zero (never) with recrawl off and for robots.txt and sitemaps.
+func (c *Crawler) refetchAt(l *frontier.Lease) time.Time {
+	if c.cfg.Recrawl.Interval <= 0 || l.Kind != kindPage {
+		return time.Time{}
+	}
+	return c.now().Add(c.cfg.Recrawl.Interval.d())
 }
 
 // done finishes a lease, counting what the frontier accepted of its links.

@@ -68,6 +68,7 @@ type Farm struct {
 
 	mu       sync.Mutex
 	reqs     []Request
+	visits   map[string]int // host+path → 200 answers, for Page.Changing
 	closed   bool
 	handlers sync.WaitGroup
 

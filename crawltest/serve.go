@@ -92,6 +92,18 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 	if p.HeaderNoFollow {
 		h.Set("X-Robots-Tag", "nofollow")
 	}
+	if status == http.StatusOK && !p.Sitemap && p.Bomb == 0 {
+		if p.ETag != "" {
+			h.Set("ETag", p.ETag)
+		}
+		if !p.LastModified.IsZero() {
+			h.Set("Last-Modified", p.LastModified.UTC().Format(http.TimeFormat))
+		}
+		if notModified(r, p) {
+			w.WriteHeader(http.StatusNotModified)
+			return http.StatusNotModified
+		}
+	}
 	ctype := p.ContentType
 	switch {
 	case p.Sitemap:
@@ -113,6 +125,16 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 		}
 	default:
 		renderPage(buf, s, path, p)
+		if p.Changing {
+			f.mu.Lock()
+			if f.visits == nil {
+				f.visits = make(map[string]int)
+			}
+			f.visits[s.host+normPath(path)]++
+			n := f.visits[s.host+normPath(path)]
+			f.mu.Unlock()
+			buf.WriteString("<!-- visit " + strconv.Itoa(n) + " -->\n")
+		}
 		if ctype == "" {
 			ctype = "text/html; charset=utf-8"
 		}
@@ -215,4 +237,27 @@ func wait(ctx context.Context, d time.Duration) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
+}
+
+// notModified reports whether a conditional request for p may be answered
+// 304 Not Modified (RFC 9110 section 13.2.2: If-None-Match wins over
+// If-Modified-Since).
+func notModified(r *http.Request, p *Page) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		if p.ETag == "" {
+			return false
+		}
+		for _, tag := range strings.Split(inm, ",") {
+			if tag = strings.TrimSpace(tag); tag == p.ETag || tag == "*" {
+				return true
+			}
+		}
+		return false
+	}
+	ims := r.Header.Get("If-Modified-Since")
+	if ims == "" || p.LastModified.IsZero() {
+		return false
+	}
+	t, err := http.ParseTime(ims)
+	return err == nil && !p.LastModified.Truncate(time.Second).After(t)
 }

@@ -129,6 +129,18 @@ type Page struct {
 	// client cannot size its buffer in advance.
 	NoLength bool
 
+	// ETag, when set, is sent as the ETag header of a 200 page, and a request
+	// whose If-None-Match holds it is answered 304 Not Modified, without a body.
+	ETag string
+	// LastModified, when not zero, is sent as the Last-Modified header of a 200
+	// page, and a request without If-None-Match whose If-Modified-Since is not
+	// before it is answered 304 Not Modified.
+	LastModified time.Time
+	// Changing makes a generated page differ at every visit: it ends with a
+	// comment holding the visit's number. Keep ETag and LastModified empty with
+	// it, or they lie.
+	Changing bool
+
 	// Latency is added before the response.
 	Latency time.Duration
 }

@@ -45,6 +45,9 @@ func TestNotModifiedRevisit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if loc2.RefersTo != loc1.RecordID {
+		t.Errorf("304: RefersTo %q, want %q", loc2.RefersTo, loc1.RecordID)
+	}
 	if !loc2.Revisit || !loc2.NotModified || loc2.PayloadDigest != "" {
 		t.Errorf("304: Revisit %v, NotModified %v, PayloadDigest %q; want true, true, empty", loc2.Revisit, loc2.NotModified, loc2.PayloadDigest)
 	}

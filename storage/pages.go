@@ -39,6 +39,13 @@ type Page struct {
 	// ContentSignal is the robots.txt Content-Signal that applies to the page, such as
 	// "ai-train" → "no" (content_signal: an object, left out when nil).
 	ContentSignal map[string]string
+	// Changed, for a refetch (recrawl), says whether the page differs from its
+	// previous fetch (changed: true or false; left out when nil, for a first fetch).
+	// A 304 Not Modified or an identical payload is unchanged.
+	Changed *bool
+	// PreviousFetch, for a refetch, is when the page was fetched before
+	// (previous_fetch, RFC 3339 in UTC; left out when zero).
+	PreviousFetch time.Time
 }
 
 // pageJSON fixes the JSON form of Page.
@@ -65,6 +72,8 @@ type pageJSON struct {
 	Truncated     bool   `json:"truncated,omitempty"`
 
 	ContentSignal map[string]string `json:"content_signal,omitempty"`
+	Changed       *bool             `json:"changed,omitempty"`
+	PreviousFetch string            `json:"previous_fetch,omitempty"`
 }
 
 // fetchedAtLayout is RFC 3339 with milliseconds.
@@ -72,6 +81,10 @@ const fetchedAtLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // MarshalJSON encodes p as one pages.jsonl object.
 func (p *Page) MarshalJSON() ([]byte, error) {
+	var prev string
+	if !p.PreviousFetch.IsZero() {
+		prev = p.PreviousFetch.UTC().Format(fetchedAtLayout)
+	}
 	return json.Marshal(pageJSON{
 		URL: p.URL, FinalURL: p.FinalURL, Status: p.Status, ContentType: p.ContentType,
 		Length: p.Length, FetchedAt: p.FetchedAt.UTC().Format(fetchedAtLayout),
@@ -79,7 +92,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, ContentSignal: p.ContentSignal,
-		Truncated: p.Truncated,
+		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev,
 	})
 }
 
@@ -96,13 +109,20 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
+	var prev time.Time
+	if j.PreviousFetch != "" {
+		var err error
+		if prev, err = time.Parse(time.RFC3339Nano, j.PreviousFetch); err != nil {
+			return err
+		}
+	}
 	*p = Page{
 		URL: j.URL, FinalURL: j.FinalURL, Status: j.Status, ContentType: j.ContentType,
 		Length: j.Length, FetchedAt: at, PayloadDigest: j.PayloadDigest, WARCFile: j.WARCFile,
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, ContentSignal: j.ContentSignal,
-		Truncated: j.Truncated,
+		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev,
 	}
 	return nil
 }

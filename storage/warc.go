@@ -120,7 +120,9 @@ type Location struct {
 	Revisit  bool   // a revisit record: the payload was archived before
 	// NotModified says the revisit answers a 304 Not Modified (profile
 	// server-not-modified): it refers to the URI's last capture.
-	NotModified   bool
+	NotModified bool
+	// RefersTo, for a revisit, is the WARC-Record-ID of the record it refers to.
+	RefersTo      string
 	PayloadDigest string // "sha1:" + base32 of the body; empty when NotModified
 }
 
@@ -435,6 +437,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		if ok {
 			ref = digestRef{ID: last.RecordID, Date: last.Date, URI: last.URI}
 			loc.Revisit, loc.NotModified = true, true
+			loc.RefersTo = ref.ID
 			loc.PayloadDigest = "" // no payload: the record carries no digest of one
 		}
 		dedup = false
@@ -491,6 +494,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		fields = append(fields, field{"WARC-IP-Address", ex.IP})
 	}
 	if loc.Revisit {
+		loc.RefersTo = ref.ID
 		profile := revisitProfile
 		if loc.NotModified {
 			profile = revisitNotModified

@@ -1,0 +1,67 @@
+package crawltest
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConditional checks ETag, LastModified and Changing pages: validators sent
+// with a 200, 304 to a matching conditional request, a new body at every visit.
+func TestConditional(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	f := startFarm(t, Site{Host: "c.test", Pages: map[string]*Page{
+		"/etag":     {ETag: `"v1"`},
+		"/lm":       {LastModified: mod},
+		"/changing": {Changing: true},
+	}})
+	client := f.Client()
+	get := func(path string, header ...string) (int, http.Header, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://c.test"+path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(b)
+	}
+	for _, c := range []struct {
+		path   string
+		header []string
+		status int
+	}{
+		{"/etag", nil, 200},
+		{"/etag", []string{"If-None-Match", `"v1"`}, 304},
+		{"/etag", []string{"If-None-Match", `"v0", "v1"`}, 304},
+		{"/etag", []string{"If-None-Match", `"v0"`}, 200},
+		{"/etag", []string{"If-Modified-Since", mod.Format(http.TimeFormat)}, 200},
+		{"/lm", nil, 200},
+		{"/lm", []string{"If-Modified-Since", mod.Format(http.TimeFormat)}, 304},
+		{"/lm", []string{"If-Modified-Since", mod.Add(-time.Second).Format(http.TimeFormat)}, 200},
+		{"/lm", []string{"If-None-Match", `"x"`, "If-Modified-Since", mod.Format(http.TimeFormat)}, 200},
+		{"/changing", []string{"If-None-Match", "*"}, 200},
+	} {
+		status, h, body := get(c.path, c.header...)
+		if status != c.status {
+			t.Errorf("GET %s %q: status %d, want %d", c.path, c.header, status, c.status)
+		}
+		if status == 304 && body != "" {
+			t.Errorf("GET %s %q: 304 with body %q", c.path, c.header, body)
+		}
+		if c.path == "/etag" && h.Get("ETag") != `"v1"` || c.path == "/lm" && h.Get("Last-Modified") != mod.Format(http.TimeFormat) {
+			t.Errorf("GET %s %q: validators ETag %q, Last-Modified %q", c.path, c.header, h.Get("ETag"), h.Get("Last-Modified"))
+		}
+	}
+	_, _, first := get("/changing")
+	_, _, second := get("/changing")
+	if first == second || !strings.Contains(second, "<!-- visit 3 -->") {
+		t.Errorf("changing page: visits 2 and 3 read\n%s\nand\n%s", first, second)
+	}
+}
