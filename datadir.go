@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -66,7 +68,26 @@ type Status struct {
 	HostsReady  int     `json:"hosts_ready"`            // hosts with URLs that may be fetched now
 	HostsWait   int     `json:"hosts_waiting"`          // hosts with URLs waiting for their time
 	MetricsAddr string  `json:"metrics_addr,omitempty"` // where the metrics were served, while running
-	Error       string  `json:"error,omitempty"`        // what stopped a failed crawl
+	// Scheduled counts the queued URLs given back to be fetched again later
+	// (recrawl.interval), and NextDue is when the first of them is due; zero: none.
+	Scheduled int64     `json:"scheduled,omitempty"`
+	NextDue   time.Time `json:"next_due,omitzero"`
+	Error     string    `json:"error,omitempty"` // what stopped a failed crawl
+}
+
+// nextDue returns the earliest due time of the URLs given back for later
+// (frontier.HostStats.NextDue) among hosts, in UTC, or the zero Time if none has one.
+func nextDue(hosts iter.Seq[frontier.HostStats]) time.Time {
+	var first time.Time
+	for h := range hosts {
+		if !h.NextDue.IsZero() && (first.IsZero() || h.NextDue.Before(first)) {
+			first = h.NextDue
+		}
+	}
+	if first.IsZero() {
+		return first
+	}
+	return first.UTC()
 }
 
 // endState is the state of a crawl whose Run returns err.
@@ -98,6 +119,10 @@ func (c *Crawler) writeStatus(state string, rate float64, runErr error) error {
 		Hosts:       st.Hosts,
 		HostsReady:  st.HostsReady,
 		HostsWait:   st.HostsWaiting,
+		Scheduled:   st.Scheduled,
+	}
+	if st.Scheduled > 0 {
+		s.NextDue = nextDue(c.front.Hosts())
 	}
 	if state != StateRunning {
 		if sum.Duration > 0 {

@@ -66,6 +66,15 @@ func TestRecrawl(t *testing.T) {
 		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
 	}
 
+	// The status file says refetches are waiting, and when the first is due.
+	st, err := crawl.ReadStatus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Scheduled < 1 || st.NextDue.IsZero() {
+		t.Errorf("status after the stop: scheduled %d, next due %v; want refetches waiting", st.Scheduled, st.NextDue)
+	}
+
 	// The first fetch of each page was answered 200, every refetch of a page with
 	// validators 304, every other refetch 200.
 	dups := 0

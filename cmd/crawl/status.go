@@ -62,11 +62,17 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	if st.Staged > 0 {
 		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", st.Staged)
 	}
+	now := time.Now()
 	if st.Scheduled > 0 {
-		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time\n", st.Scheduled)
+		var first time.Time
+		for h := range f.Hosts() {
+			if !h.NextDue.IsZero() && (first.IsZero() || h.NextDue.Before(first)) {
+				first = h.NextDue
+			}
+		}
+		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(first, now))
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
-	now := time.Now()
 	printLastRun(w, *data, now)
 
 	var waiting []frontier.HostStats
@@ -141,9 +147,23 @@ func printFigures(w io.Writer, s *crawl.Status) {
 		sum.Pages, s.PagesPerSec, sum.RobotsFetched, sum.Errors, formatSize(sum.Bytes))
 	fmt.Fprintf(w, "  queued   %d, in flight %d, set aside %d; done %d over the whole crawl\n", sum.Queued, s.InFlight, sum.Parked, s.Done)
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting\n", s.Hosts, s.HostsReady, s.HostsWait)
+	if s.Scheduled > 0 {
+		fmt.Fprintf(w, "  later    %d to be fetched again (recrawl)%s\n", s.Scheduled, dueAt(s.NextDue, s.Updated))
+	}
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(w, "  skipped  %s\n", orNone(byReason(sum.Skipped)))
 	}
+}
+
+// dueAt says when the next URL given back for later is due, as of now: "" when unknown.
+func dueAt(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	if d := t.Sub(now); d > 0 {
+		return fmt.Sprintf("; the next is due at %s (in %s)", t.UTC().Format(time.RFC3339), roundAge(d))
+	}
+	return fmt.Sprintf("; the next was due at %s", t.UTC().Format(time.RFC3339))
 }
 
 // roundAge rounds d for people: to the second, or to the minute past an hour.

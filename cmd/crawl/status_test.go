@@ -229,14 +229,16 @@ func TestStatusScheduled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Done(ctx, l, frontier.Outcome{Refetch: time.Now().Add(time.Hour)}); err != nil {
+	due := time.Now().Add(time.Hour)
+	if err := f.Done(ctx, l, frontier.Outcome{Refetch: due}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := run(t, "status", "-data", data)
-	if code != 0 || !strings.Contains(out, "queued   2") || !strings.Contains(out, "later    1 of the queued") {
+	if code != 0 || !strings.Contains(out, "queued   2") || !strings.Contains(out, "later    1 of the queued") ||
+		!strings.Contains(out, "the next is due at "+due.UTC().Format(time.RFC3339)) {
 		t.Fatalf("status: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
