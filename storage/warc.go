@@ -834,7 +834,9 @@ const persistBatch = 256
 func (w *WARCWriter) persist(min int) error {
 	synced := w.fl.durableSeq()
 	w.dmu.Lock()
-	waiting := len(w.pending) + len(w.captures)
+	// A page adds a digest and a capture: count pages, not both, so the index is
+	// written as often as before captures were kept.
+	waiting := max(len(w.pending), len(w.captures))
 	if w.persisting || waiting < min || waiting == 0 && len(w.durable) == 0 {
 		w.dmu.Unlock()
 		return nil
@@ -851,7 +853,7 @@ func (w *WARCWriter) persist(min int) error {
 			captures[u] = p
 		}
 	}
-	if len(digests)+len(captures) < min {
+	if max(len(digests), len(captures)) < min {
 		w.dmu.Unlock()
 		return nil
 	}
