@@ -203,3 +203,66 @@ func archived(t *testing.T, path string) map[string]int {
 	}
 	return n
 }
+
+// TestRecrawlResume stops a recrawl after its first round and runs it again: the
+// refetches are still scheduled, and they are conditional, from the captures the
+// first run left in digests.db.
+func TestRecrawlResume(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{Host: "fresh.test", Pages: map[string]*crawltest.Page{
+		"/":     {Links: []string{"/etag"}},
+		"/etag": {ETag: `"e1"`},
+	}}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Recrawl.Interval = crawl.Duration(time.Second)
+	// runUntil runs a crawl until every page has at least n lines in pages.jsonl.
+	runUntil := func(n int) {
+		t.Helper()
+		c, err := crawl.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Stderr = testWriter{t}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- c.Run(ctx) }()
+		for {
+			got := archived(t, filepath.Join(dir, "pages.jsonl"))
+			if got["http://fresh.test/"] >= n && got["http://fresh.test/etag"] >= n {
+				break
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("crawl ended before it was stopped: %v (pages %v)", err, got)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run after cancel = %v, want context.Canceled", err)
+		}
+	}
+	runUntil(1)
+	runUntil(2)
+
+	seen := map[string]bool{}
+	for _, r := range farm.Requests() {
+		if r.Path == "/robots.txt" {
+			continue
+		}
+		want := 200
+		if seen[r.Path] && r.Path == "/etag" {
+			want = 304
+		}
+		seen[r.Path] = true
+		if r.Status != want {
+			t.Errorf("%s answered %d, want %d", r.Path, r.Status, want)
+		}
+	}
+	for _, pg := range readPages(t, filepath.Join(dir, "pages.jsonl")) {
+		if pg["url"] == "http://fresh.test/etag" && pg["status"] == 304.0 && (pg["changed"] != false || pg["previous_fetch"] == nil) {
+			t.Errorf("refetch after the restart: %v", pg)
+		}
+	}
+}
