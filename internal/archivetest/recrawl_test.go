@@ -1,0 +1,126 @@
+package archivetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// TestWarcioReadsRevisits runs two rounds of a recrawl, whose refetches are
+// server-not-modified revisits (304 to a conditional GET) and
+// identical-payload-digest revisits, and has warcio index its WARC files: it
+// must read every record, and agree with our CDXJ on each, revisits included.
+func TestWarcioReadsRevisits(t *testing.T) {
+	need(t, "node", lookPath("node"))
+	need(t, "warcio", filepath.Join(nodeModules(), "warcio", "dist", "cli.js"))
+	dir := recrawlTwice(t)
+	if departures := warcioAgrees(t, dir); len(departures) != 0 {
+		t.Errorf("key departures %q, want none", departures)
+	}
+	revisits := map[string]int{}
+	files, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"+".cdxj"))
+	for _, f := range files {
+		for _, l := range readLines(t, f) {
+			c := parseCDXJ(t, l)
+			if c.fields["mime"] == "warc/revisit" {
+				revisits[c.fields["url"]]++
+			}
+		}
+	}
+	// /etag and /lm answer 304; / is the same body again. /changing is new each time.
+	for _, u := range []string{"http://fresh.test/", "http://fresh.test/etag", "http://fresh.test/lm"} {
+		if revisits[u] < 1 {
+			t.Errorf("no revisit indexed for %s (revisits %v)", u, revisits)
+		}
+	}
+	if n := revisits["http://fresh.test/changing"]; n != 0 {
+		t.Errorf("%d revisits of a page that changes at every visit", n)
+	}
+}
+
+// recrawlTwice crawls a site with recrawl on until every page was archived twice,
+// then stops the crawl, and returns its data directory.
+func recrawlTwice(t *testing.T) string {
+	t.Helper()
+	farm, err := crawltest.Start(crawltest.Site{Host: "fresh.test", Pages: map[string]*crawltest.Page{
+		"/":         {Links: []string{"/etag", "/lm", "/changing"}},
+		"/etag":     {ETag: `"e1"`},
+		"/lm":       {LastModified: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)},
+		"/changing": {Changing: true},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer farm.Close()
+	dir := t.TempDir()
+	cfg := crawl.DefaultConfig()
+	cfg.DataDir = dir
+	cfg.Seeds = farm.Seeds()
+	cfg.Workers = 4
+	cfg.Politeness.MinDelay = crawl.Duration(20 * time.Millisecond)
+	cfg.Network.AllowPrivate = true
+	cfg.Network.Resolve = farm.Resolve()
+	cfg.Recrawl.Interval = crawl.Duration(time.Second)
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder // read only once Run has returned
+	c.Stderr = &log
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	pages := []string{"/", "/etag", "/lm", "/changing"}
+	for {
+		n, err := archivedTimes(filepath.Join(dir, "pages.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		twice := true
+		for _, p := range pages {
+			twice = twice && n["http://fresh.test"+p] >= 2
+		}
+		if twice {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("recrawl ended before it was stopped: %v (pages %v)\n%s", err, n, log.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("recrawl stopped: %v, want context.Canceled", err)
+	}
+	return dir
+}
+
+// archivedTimes counts the whole lines of pages.jsonl by URL; a line is written
+// once its records are durable.
+func archivedTimes(path string) (map[string]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	n := map[string]int{}
+	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[:len(lines)-1] { // the last is cut or empty
+		var pg struct{ URL string }
+		if err := json.Unmarshal([]byte(l), &pg); err != nil {
+			return nil, fmt.Errorf("pages.jsonl: %w", err)
+		}
+		n[pg.URL]++
+	}
+	return n, nil
+}
