@@ -287,12 +287,29 @@ func TestWACZCheck(t *testing.T) {
 // headless Chromium, and checks the replayed front page of news.test: its
 // title and a link target in the replayed DOM. The screenshot is kept.
 func TestReplayInChromium(t *testing.T) {
+	dir := crawlDir(t)
+	base, b := replayer(t, filepath.Join(dir, crawl.WACZName))
+	// news.test's front page; and keys.test/Docs/, whose key in our index
+	// (pywb's SURT) is not the one warcio.js computes.
+	for _, c := range []struct{ target, title, link, shot string }{
+		{"http://news.test/", "news.test/", "news.test/world.html", "replay-news.test.png"},
+		{"http://keys.test/Docs/", "keys.test/Docs/", "http://keys.test/", "replay-keys.test.png"},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			replay(t, b, base, c.target, "", c.title, c.link, filepath.Join(artefacts(t), c.shot))
+		})
+	}
+}
+
+// replayer serves ReplayWeb.page's built UI and service worker (npm
+// replaywebpage) and the WACZ file wacz, as /crawl.wacz, from loopback, and
+// starts headless Chromium. It returns the server's base URL and the browser;
+// both stop when the test ends.
+func replayer(t *testing.T, wacz string) (string, *browser) {
+	t.Helper()
 	chromium := need(t, "chromium", chromiumPath())
 	rwp := need(t, "replaywebpage", filepath.Join(nodeModules(), "replaywebpage"))
 	need(t, "replaywebpage's service worker", filepath.Join(rwp, "sw.js"))
-	dir := crawlDir(t)
-	wacz := filepath.Join(dir, crawl.WACZName)
-
 	mux := http.NewServeMux()
 	mux.HandleFunc("/crawl.wacz", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, wacz) // with Range, as ReplayWeb.page reads the package in place
@@ -304,36 +321,28 @@ func TestReplayInChromium(t *testing.T) {
 	}
 	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
-	defer srv.Close()
-	base := "http://" + ln.Addr().String()
+	t.Cleanup(func() { srv.Close() })
 
 	var berr bytes.Buffer
 	b, err := startBrowser(chromium, t.TempDir(), &berr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		b.close()
 		if t.Failed() {
 			t.Logf("chromium stderr:\n%s", lastLines(berr.String(), 30))
 		}
-	}()
-	// news.test's front page; and keys.test/Docs/, whose key in our index
-	// (pywb's SURT) is not the one warcio.js computes.
-	for _, c := range []struct{ target, title, link, shot string }{
-		{"http://news.test/", "news.test/", "news.test/world.html", "replay-news.test.png"},
-		{"http://keys.test/Docs/", "keys.test/Docs/", "http://keys.test/", "replay-keys.test.png"},
-	} {
-		t.Run(c.target, func(t *testing.T) {
-			replay(t, b, base, c.target, c.title, c.link, filepath.Join(artefacts(t), c.shot))
-		})
-	}
+	})
+	return "http://" + ln.Addr().String(), b
 }
 
-// replay opens target in ReplayWeb.page at base in a new tab of b and checks
-// the replayed page's title and that it links to a URL ending in link. It
-// keeps a screenshot at shot.
-func replay(t *testing.T, b *browser, base, target, title, link, shot string) {
+// replay opens target in ReplayWeb.page at base in a new tab of b, at the
+// capture closest to the 14-digit timestamp ts (the latest when ts is empty),
+// and checks the replayed page's title and that it links to a URL ending in
+// link. It keeps a screenshot at shot, and returns the replayed frame's URL,
+// which names the capture's timestamp.
+func replay(t *testing.T, b *browser, base, target, ts, title, link, shot string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var created struct{ TargetID string }
@@ -349,6 +358,9 @@ func replay(t *testing.T, b *browser, base, target, title, link, shot string) {
 		t.Fatal(err)
 	}
 	page := base + "/?source=" + url.QueryEscape(base+"/crawl.wacz") + "#view=replay&url=" + url.QueryEscape(target)
+	if ts != "" {
+		page += "&ts=" + ts
+	}
 	t.Logf("opening %s", page)
 	if err := b.call(ctx, s, "Page.navigate", map[string]any{"url": page}, nil); err != nil {
 		t.Fatal(err)
@@ -372,6 +384,7 @@ func replay(t *testing.T, b *browser, base, target, title, link, shot string) {
 	// the app's frames. Poll the frame tree until it is there and loaded.
 	var got replayedDOM
 	var frames []string
+	var frameURL string
 	for {
 		var tree struct{ FrameTree frameTree }
 		if err := b.call(ctx, s, "Page.getFrameTree", nil, &tree); err != nil {
@@ -380,7 +393,11 @@ func replay(t *testing.T, b *browser, base, target, title, link, shot string) {
 		frames = frames[:0]
 		id := tree.FrameTree.find(func(u string) bool {
 			frames = append(frames, u)
-			return strings.Contains(u, "mp_/"+target)
+			if strings.Contains(u, "mp_/"+target) {
+				frameURL = u
+				return true
+			}
+			return false
 		})
 		if id != "" {
 			var err error
@@ -410,6 +427,7 @@ func replay(t *testing.T, b *browser, base, target, title, link, shot string) {
 		t.Errorf("replayed page has no link to …%s; links %q", link, got.Links)
 	}
 	t.Logf("replayed %s: title %q, %d links, e.g. %q", target, got.Title, len(got.Links), first(got.Links))
+	return frameURL
 }
 
 type frameTree struct {
