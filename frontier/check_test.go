@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -109,28 +108,9 @@ func TestCheck(t *testing.T) {
 // Check, then says the truth. Check must also catch damage that a read-only Open alone
 // lets through.
 func TestCheckDamagedPages(t *testing.T) {
-	orig := checkedDB(t, 600)
-	data, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const pageSize = 4096
-	pages := usedSize(t, orig) / pageSize // the file grows ahead of what is used
-	rng := rand.New(rand.NewPCG(13, 8))
 	openedRO, caught, passed := 0, 0, 0
-	for i := range 20 {
-		b := append([]byte(nil), data...)
-		off := (2 + rng.IntN(pages-2)) * pageSize // not the meta pages: Open checks those
-		if rng.IntN(2) == 0 {
-			off += rng.IntN(pageSize - 64)
-		}
-		for j := range 1 + rng.IntN(64) {
-			b[off+j] = byte(rng.Uint32())
-		}
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("damaged%d.db", i))
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	// Not the meta pages (0 and 1): Open checks those.
+	for i, path := range damagedCopies(t, checkedDB(t, 600), 20, rand.New(rand.NewPCG(13, 8)), 2) {
 		ro, err := Open(path, Options{ReadOnly: true})
 		if err != nil {
 			continue

@@ -157,29 +157,8 @@ func TestCorruptQueueEntry(t *testing.T) {
 // TestDamagedPages overwrites pages of a valid file with garbage: Open and a short
 // crawl must return errors, never panic or fault.
 func TestDamagedPages(t *testing.T) {
-	orig := validDB(t, 3000)
-	data, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const pageSize = 4096
-	pages := usedSize(t, orig) / pageSize // the file grows ahead of what is used
-	rng := rand.New(rand.NewPCG(7, 7))
 	opened, failed := 0, 0
-	for i := range 20 {
-		b := append([]byte(nil), data...)
-		p := rng.IntN(pages)
-		off := p * pageSize // the page header and first elements
-		if rng.IntN(2) == 0 {
-			off += rng.IntN(pageSize - 64)
-		}
-		for j := range 1 + rng.IntN(64) {
-			b[off+j] = byte(rng.Uint32())
-		}
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("damaged%d.db", i))
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	for _, path := range damagedCopies(t, validDB(t, 3000), 20, rand.New(rand.NewPCG(7, 7)), 0) {
 		f, err := Open(path, Options{NoSync: true})
 		if err != nil {
 			continue
@@ -200,6 +179,36 @@ func TestDamagedPages(t *testing.T) {
 		f.Close()
 	}
 	t.Logf("%d of 20 damaged files opened, %d of them failed later", opened, failed)
+}
+
+// damagedCopies writes n copies of the database at orig, each with 1 to 64 bytes of
+// garbage in one page in use, from page first on: at the page's start (its header and
+// first elements) or anywhere in it. It returns their paths, named damaged0.db and on.
+func damagedCopies(t *testing.T, orig string, n int, rng *rand.Rand, first int) []string {
+	t.Helper()
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pageSize = 4096
+	pages := usedSize(t, orig) / pageSize // the file grows ahead of what is used
+	dir := t.TempDir()
+	paths := make([]string, n)
+	for i := range paths {
+		b := append([]byte(nil), data...)
+		off := (first + rng.IntN(pages-first)) * pageSize
+		if rng.IntN(2) == 0 {
+			off += rng.IntN(pageSize - 64)
+		}
+		for j := range 1 + rng.IntN(64) {
+			b[off+j] = byte(rng.Uint32())
+		}
+		paths[i] = filepath.Join(dir, fmt.Sprintf("damaged%d.db", i))
+		if err := os.WriteFile(paths[i], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return paths
 }
 
 // usedSize returns how many bytes of the database at path are in use (its high-water
