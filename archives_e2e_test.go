@@ -2,7 +2,6 @@ package crawl_test
 
 import (
 	"archive/zip"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,23 +39,8 @@ func TestCrawlArchives(t *testing.T) {
 			t.Fatalf("index of %s: %v", filepath.Base(p), err)
 		}
 		indexed += strings.Count(string(b), "\n")
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := warc.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		records := 0
-		for {
-			rec, err := rd.ReadRecord()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", filepath.Base(p), err)
-			}
+		eachRecord(t, p, func(rec *warc.Record) {
 			h := rec.Header
 			switch h.Get("WARC-Type") {
 			case "response", "revisit":
@@ -72,10 +56,7 @@ func TestCrawlArchives(t *testing.T) {
 					t.Errorf("conversion record of %s: %s, %d bytes", h.Get("WARC-Target-URI"), h.Get("Content-Type"), len(body))
 				}
 			}
-			rec.Content.Close()
-		}
-		rd.Close()
-		f.Close()
+		})
 		if lines := strings.Count(string(b), "\n"); lines != records {
 			t.Errorf("%s: %d index lines, %d response and revisit records", filepath.Base(p), lines, records)
 		}

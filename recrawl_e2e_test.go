@@ -32,39 +32,14 @@ func TestRecrawl(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Recrawl.Interval = crawl.Duration(time.Second)
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-
-	// Wait for the second round: every page archived twice (its pages.jsonl line is
-	// written after its records). A crawl that ended after the first round (recrawl
-	// ignored) fails here.
+	// Run until the second round: every page archived twice. A crawl that ended
+	// after the first round (recrawl ignored) fails here.
 	paths := []string{"/", "/etag", "/lm", "/changing"}
-	for {
-		n := archived(t, filepath.Join(dir, "pages.jsonl"))
-		round2 := true
-		for _, p := range paths {
-			round2 = round2 && n["http://fresh.test"+p] >= 2
-		}
-		if round2 {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("crawl ended before it was stopped: %v (pages %v)", err, n)
-		case <-time.After(10 * time.Millisecond):
-		}
+	urls := make([]string, len(paths))
+	for i, p := range paths {
+		urls[i] = "http://fresh.test" + p
 	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
-	}
+	runUntilArchived(t, cfg, urls, 2)
 
 	// The status file says refetches are waiting, and when the first is due.
 	st, err := crawl.ReadStatus(dir)
@@ -129,35 +104,14 @@ func TestRecrawl(t *testing.T) {
 	// capture, unchanged bodies identical-payload-digest revisits.
 	type rec struct{ typ, profile, refersTo, refersURI, refersDate, id, date string }
 	byURI := map[string][]rec{}
-	files, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"))
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+	eachRecord(t, filepath.Join(dir, "warc", "*.warc.gz"), func(r *warc.Record) {
+		h := r.Header
+		if typ := h.Get("WARC-Type"); typ == "response" || typ == "revisit" {
+			u := h.Get("WARC-Target-URI")
+			byURI[u] = append(byURI[u], rec{typ, h.Get("WARC-Profile"), h.Get("WARC-Refers-To"),
+				h.Get("WARC-Refers-To-Target-URI"), h.Get("WARC-Refers-To-Date"), h.Get("WARC-Record-ID"), h.Get("WARC-Date")})
 		}
-		rd, err := warc.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			r, err := rd.ReadRecord()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", filepath.Base(p), err)
-			}
-			h := r.Header
-			if typ := h.Get("WARC-Type"); typ == "response" || typ == "revisit" {
-				u := h.Get("WARC-Target-URI")
-				byURI[u] = append(byURI[u], rec{typ, h.Get("WARC-Profile"), h.Get("WARC-Refers-To"),
-					h.Get("WARC-Refers-To-Target-URI"), h.Get("WARC-Refers-To-Date"), h.Get("WARC-Record-ID"), h.Get("WARC-Date")})
-			}
-			r.Content.Close()
-		}
-		rd.Close()
-		f.Close()
-	}
+	})
 	for _, p := range paths {
 		u := "http://fresh.test" + p
 		recs := byURI[u]
@@ -215,36 +169,9 @@ func TestRecrawlResume(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Recrawl.Interval = crawl.Duration(time.Second)
-	// runUntil runs a crawl until every page has at least n lines in pages.jsonl.
-	runUntil := func(n int) {
-		t.Helper()
-		c, err := crawl.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Stderr = testWriter{t}
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		done := make(chan error, 1)
-		go func() { done <- c.Run(ctx) }()
-		for {
-			got := archived(t, filepath.Join(dir, "pages.jsonl"))
-			if got["http://fresh.test/"] >= n && got["http://fresh.test/etag"] >= n {
-				break
-			}
-			select {
-			case err := <-done:
-				t.Fatalf("crawl ended before it was stopped: %v (pages %v)", err, got)
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("Run after cancel = %v, want context.Canceled", err)
-		}
-	}
-	runUntil(1)
-	runUntil(2)
+	urls := []string{"http://fresh.test/", "http://fresh.test/etag"}
+	runUntilArchived(t, cfg, urls, 1)
+	runUntilArchived(t, cfg, urls, 2) // a second run of the same crawl
 
 	seen := map[string]bool{}
 	for _, r := range farm.Requests() {
@@ -264,5 +191,72 @@ func TestRecrawlResume(t *testing.T) {
 		if pg["url"] == "http://fresh.test/etag" && pg["status"] == 304.0 && (pg["changed"] != false || pg["previous_fetch"] == nil) {
 			t.Errorf("refetch after the restart: %v", pg)
 		}
+	}
+}
+
+// runUntilArchived runs a crawl of cfg until each of urls has at least n lines in
+// pages.jsonl (a line is written once its records are durable), then stops it.
+func runUntilArchived(t *testing.T, cfg crawl.Config, urls []string, n int) {
+	t.Helper()
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = testWriter{t}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	for {
+		got := archived(t, filepath.Join(cfg.DataDir, "pages.jsonl"))
+		all := true
+		for _, u := range urls {
+			all = all && got[u] >= n
+		}
+		if all {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("crawl ended before it was stopped: %v (pages %v)", err, got)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
+	}
+}
+
+// eachRecord calls fn with every record of the WARC files matching pattern, read by
+// gowarc (an independent reader).
+func eachRecord(t *testing.T, pattern string, fn func(*warc.Record)) {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no WARC files match %s: %v", pattern, err)
+	}
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := warc.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			r, err := rd.ReadRecord()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", filepath.Base(p), err)
+			}
+			fn(r)
+			r.Content.Close()
+		}
+		rd.Close()
+		f.Close()
 	}
 }
