@@ -33,7 +33,7 @@ func TestCrawlContentSignalRecorded(t *testing.T) {
 	runCrawl(t, testConfig(farm, dir))
 	auditOK(t, farm, 0)
 	want := map[string]any{"ai-train": "no", "search": "yes", "ai-input": "no"}
-	for _, l := range readPages(t, filepath.Join(dir, "pages.jsonl")) {
+	for _, l := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
 		got, ok := l["content_signal"].(map[string]any)
 		switch {
 		case strings.HasPrefix(l["url"].(string), "http://signal.test/"):

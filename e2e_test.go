@@ -1,9 +1,7 @@
 package crawl_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,7 +200,7 @@ func TestCrawlFarm(t *testing.T) {
 
 	// pages.jsonl has one whole line per page and sitemap response, and each points
 	// into a WARC file that exists.
-	lines := readPages(t, filepath.Join(dir, "pages.jsonl"))
+	lines := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
 	if int64(len(lines)) != sum.Pages {
 		t.Errorf("pages.jsonl has %d lines, summary counts %d pages", len(lines), sum.Pages)
 	}
@@ -277,24 +275,4 @@ func TestCrawlStopAndResume(t *testing.T) {
 	}
 	runCrawl(t, cfg)
 	auditOK(t, farm, 0)
-}
-
-func readPages(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("pages.jsonl line %d: %v", len(out)+1, err)
-		}
-		out = append(out, m)
-	}
-	return out
 }

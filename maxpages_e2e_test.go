@@ -45,7 +45,7 @@ func TestCrawlMaxPagesCountsFetched(t *testing.T) {
 	} {
 		cfg.Scope.MaxPages = run.maxPages
 		sum := runCrawl(t, cfg)
-		lines := readPages(t, filepath.Join(dir, "pages.jsonl"))
+		lines := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
 		if len(lines) != run.wantLines {
 			t.Fatalf("max_pages %d: pages.jsonl has %d lines, want %d", run.maxPages, len(lines), run.wantLines)
 		}

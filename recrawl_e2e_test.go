@@ -75,7 +75,7 @@ func TestRecrawl(t *testing.T) {
 	// pages.jsonl: the first fetch of a URL has no changed field, every later one
 	// says whether the page changed and when it was fetched before.
 	last := map[string]string{}
-	for _, pg := range readPages(t, filepath.Join(dir, "pages.jsonl")) {
+	for _, pg := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
 		u := pg["url"].(string)
 		path := u[len("http://fresh.test"):]
 		prev, refetch := last[u]
@@ -187,7 +187,7 @@ func TestRecrawlResume(t *testing.T) {
 			t.Errorf("%s answered %d, want %d", r.Path, r.Status, want)
 		}
 	}
-	for _, pg := range readPages(t, filepath.Join(dir, "pages.jsonl")) {
+	for _, pg := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
 		if pg["url"] == "http://fresh.test/etag" && pg["status"] == 304.0 && (pg["changed"] != false || pg["previous_fetch"] == nil) {
 			t.Errorf("refetch after the restart: %v", pg)
 		}

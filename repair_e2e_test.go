@@ -129,7 +129,7 @@ func TestLostRecordRequeued(t *testing.T) {
 			t.Errorf("crawl.log: %d lines with %q, want 1", len(logLines(t, dir, msg)), msg)
 		}
 	}
-	pages := readPages(t, filepath.Join(dir, "pages.jsonl"))
+	pages := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
 	n := 0
 	for _, p := range pages {
 		if p["url"] == last.URL {

@@ -138,6 +138,7 @@ func TestCrawlFatalErrorLogged(t *testing.T) {
 	}
 }
 
+// readJSONL reads a JSON-lines file (pages.jsonl, skipped.jsonl) into one map a line.
 func readJSONL(t *testing.T, path string) []map[string]any {
 	t.Helper()
 	f, err := os.Open(path)
