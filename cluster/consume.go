@@ -1,0 +1,245 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+const (
+	// fetchBatch is how many messages one pull request of a shard asks for.
+	fetchBatch = 16
+	// fetchWait is how long one pull request waits for messages before the next.
+	fetchWait = 5 * time.Second
+	// maxIntakeLinks is about the most links handed to one intake call: messages are
+	// gathered until this many links, or until none is waiting.
+	maxIntakeLinks = 16384
+	// maxNakDelay caps the delay before a batch whose intake failed is delivered again.
+	maxNakDelay = 30 * time.Second
+)
+
+// Intake adds links to the local frontier and returns only once they are committed: a
+// nil error means they survive a crash of this process. Consume calls it from one
+// goroutine at a time; the slice is not used after it returns.
+type Intake func(ctx context.Context, links []Link) error
+
+// inMsg is one delivered message of an owned shard.
+type inMsg struct {
+	shard int
+	msg   jetstream.Msg
+	links []Link
+}
+
+// Consume takes in the links published to the shards this process owns: each shard has
+// a durable pull consumer named "shard-<n>"; delivered batches are decoded and handed to
+// intake, several messages per call, and acknowledged only after intake returned nil. If
+// intake fails, the batches are delivered again after a delay that grows with each
+// delivery (at most 30 s). A message that cannot be decoded is terminated (never
+// delivered again), counted in Stats.Damaged and logged: it never blocks its shard. While
+// intake runs, its batches are kept from being redelivered.
+//
+// Consume runs until ctx ends and then returns ctx's error, or returns a fatal error
+// (the node closed, a consumer deleted). It waits through a lost connection or a server
+// restart. Batches delivered but not yet taken in when it returns are released for
+// immediate redelivery. Only one Consume may run at a time.
+func (n *Node) Consume(ctx context.Context, intake Intake) error {
+	if n.closed.Load() {
+		return errors.New("cluster: consume: node closed")
+	}
+	if !n.consuming.CompareAndSwap(false, true) {
+		return errors.New("cluster: consume already running")
+	}
+	defer n.consuming.Store(false)
+	if len(n.own) == 0 {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+
+	run, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	in := make(chan *inMsg, 2*fetchBatch)
+	var wg sync.WaitGroup
+	for _, s := range n.own {
+		wg.Go(func() { n.fetch(run, cancel, s, in) })
+	}
+	n.intakeLoop(run, intake, in)
+	err := context.Cause(run)
+	cancel(nil)
+	wg.Wait()
+	for {
+		select {
+		case m := <-in:
+			_ = m.msg.Nak()
+		default:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+	}
+}
+
+// fetch pulls shard's messages into in until ctx ends, or calls fail with a fatal error.
+func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard int, in chan<- *inMsg) {
+	cons := n.consumers[shard]
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, fetchWait)
+		batch, err := cons.Fetch(fetchBatch, jetstream.FetchContext(fctx))
+		if err == nil {
+			for m := range batch.Messages() {
+				select {
+				case in <- &inMsg{shard: shard, msg: m}:
+				case <-ctx.Done():
+					_ = m.Nak()
+				}
+			}
+			err = batch.Error()
+		}
+		cancel()
+		switch {
+		case err == nil, ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded),
+			errors.Is(err, nats.ErrTimeout), errors.Is(err, jetstream.ErrNoMessages):
+			backoff = 100 * time.Millisecond
+		case errors.Is(err, jetstream.ErrConsumerDeleted), errors.Is(err, jetstream.ErrConsumerNotFound),
+			errors.Is(err, nats.ErrConnectionClosed):
+			fail(fmt.Errorf("cluster: consume shard %d: %w", shard, err))
+			return
+		default:
+			n.cfg.Log.Warn("cluster: consume: fetch failed, retrying", "shard", shard, "err", err)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			backoff = min(2*backoff, 5*time.Second)
+		}
+	}
+}
+
+// intakeLoop gathers delivered messages into intake calls until ctx ends.
+func (n *Node) intakeLoop(ctx context.Context, intake Intake, in <-chan *inMsg) {
+	for {
+		var batch []*inMsg
+		links := 0
+		select {
+		case m := <-in:
+			batch, links = n.gather(batch, m, links)
+		case <-ctx.Done():
+			return
+		}
+	more:
+		for links < maxIntakeLinks {
+			select {
+			case m := <-in:
+				batch, links = n.gather(batch, m, links)
+			default:
+				break more
+			}
+		}
+		if len(batch) > 0 {
+			n.take(ctx, intake, batch, links)
+		}
+	}
+}
+
+// gather decodes m and adds it to batch, or terminates it if it cannot be decoded.
+func (n *Node) gather(batch []*inMsg, m *inMsg, links int) ([]*inMsg, int) {
+	var err error
+	m.links, err = decodeBatch(m.msg.Data())
+	if err != nil {
+		n.damaged.Add(1)
+		meta, _ := m.msg.Metadata()
+		seq := uint64(0)
+		if meta != nil {
+			seq = meta.Sequence.Stream
+		}
+		n.cfg.Log.Error("cluster: consume: damaged message dropped", "shard", m.shard, "seq", seq, "err", err)
+		if err := m.msg.Term(); err != nil {
+			n.cfg.Log.Warn("cluster: consume: terminate damaged message", "shard", m.shard, "seq", seq, "err", err)
+			return batch, links
+		}
+		n.mu.Lock()
+		n.acked[m.shard] = max(n.acked[m.shard], seq)
+		n.mu.Unlock()
+		return batch, links
+	}
+	return append(batch, m), links + len(m.links)
+}
+
+// take hands batch's links to intake and acknowledges the messages after it returned
+// nil, or asks for their redelivery.
+func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total int) {
+	links := make([]Link, 0, total)
+	for _, m := range batch {
+		links = append(links, m.links...)
+	}
+	stop := n.keepAlive(batch)
+	err := intake(ctx, links)
+	stop()
+	if err != nil {
+		n.cfg.Log.Warn("cluster: consume: intake failed, batches will be delivered again",
+			"messages", len(batch), "links", len(links), "err", err)
+		for _, m := range batch {
+			if ctx.Err() != nil {
+				_ = m.msg.Nak()
+			} else {
+				_ = m.msg.NakWithDelay(nakDelay(m.msg))
+			}
+		}
+		return
+	}
+	n.mu.Lock()
+	for _, m := range batch {
+		if meta, err := m.msg.Metadata(); err == nil {
+			n.acked[m.shard] = max(n.acked[m.shard], meta.Sequence.Stream)
+		}
+	}
+	n.intakes++
+	n.mu.Unlock()
+	n.consumed.Add(int64(len(links)))
+	for _, m := range batch {
+		if err := m.msg.Ack(); err != nil {
+			// The batch is delivered again after AckWait; the owner's seen set drops it.
+			n.cfg.Log.Warn("cluster: consume: ack failed", "shard", m.shard, "err", err)
+		}
+	}
+}
+
+// keepAlive tells JetStream every third of AckWait that batch is still being worked on,
+// until the returned function is called.
+func (n *Node) keepAlive(batch []*inMsg) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(n.cfg.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				for _, m := range batch {
+					_ = m.msg.InProgress()
+				}
+			case <-done:
+				return
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// nakDelay is the delay before a batch whose intake failed is delivered again: 250 ms
+// after its first delivery, doubling with each one, at most maxNakDelay.
+func nakDelay(m jetstream.Msg) time.Duration {
+	d := 250 * time.Millisecond
+	if meta, err := m.Metadata(); err == nil {
+		for i := uint64(1); i < meta.NumDelivered && d < maxNakDelay; i++ {
+			d *= 2
+		}
+	}
+	return min(d, maxNakDelay)
+}

@@ -1,0 +1,49 @@
+// Package cluster lets several crawler processes share one crawl through NATS
+// JetStream: it maps URLs to shards, hands links to the process that owns their shard,
+// and keeps the processes' state in a JetStream key-value bucket.
+//
+// A crawl has a fixed number of shards (Config.Shards, 64 by default, at most
+// MaxShards), recorded when the crawl is created. A URL's shard is a hash of its
+// registered domain (ShardOf), so all hosts of one site, their robots.txt and their
+// pacing live in one process. Each process owns some shards (Config.Own, see
+// ParseShards) and keeps its own data directory. The package knows shards and NATS; it
+// does not know the frontier: the engine converts between Link and its own entries.
+//
+// # Guarantees
+//
+//   - At-least-once hand-off. Publish returns only once JetStream has stored every
+//     batch, so a page's links are either in the local frontier or in the stream before
+//     the page's lease is finished. Batches wait in the stream while their owner is down.
+//   - Acknowledgement after commit. Consume acknowledges a batch only after Intake
+//     returned nil, that is after the owner's frontier committed its links. A batch whose
+//     intake failed, or whose owner died before acknowledging it, is delivered again
+//     (after Config.AckWait for a crash).
+//   - Deduplication by the owner's seen set. A batch may therefore arrive twice; the
+//     frontier drops URLs it has seen. Publish also sends a URL once per call, and gives
+//     each message an ID (a digest of its content) that JetStream stores only once within
+//     its two-minute duplicate window, so a retried publish does not duplicate.
+//   - Damaged messages (not a batch of this format, or failing its CRC-32C) are
+//     terminated, counted (Stats.Damaged) and logged; they never block a shard.
+//   - The end of the crawl (Finished) is agreed through the state bucket: every shard is
+//     owned by an idle process, every shard's queue is drained, and nothing changed
+//     between two checks.
+//
+// # NATS names
+//
+// For Config.Stream S (default "POLITECRAWL"):
+//
+//   - Stream S, work-queue retention, file storage, subjects "S.shard.*". Shard n's
+//     batches are published to "S.shard.<n>" and consumed by the durable pull consumer
+//     "shard-<n>" (explicit acknowledgement, at most 64 unacknowledged batches).
+//   - Key-value bucket "S_state" (history 1): key "shards" holds the shard count in
+//     decimal; key "node.<name>" holds each process's State as JSON.
+//
+// Everything used exists in NATS Server 2.9 (one filter subject per consumer, key-value
+// buckets), so the Debian package works as the server.
+//
+// # Message format
+//
+// A batch is "pcl", a version byte (1), the number of links, the links (URL, found-on URL
+// shared within the batch, depth, priority, hops, kind, as varints), and a CRC-32C of
+// all that. A batch holds at most 4096 links and about 256 KiB.
+package cluster

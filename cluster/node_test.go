@@ -1,0 +1,346 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestHandOff: links published by one node reach the owner of their shard, and only it.
+func TestHandOff(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0, 1))
+	b := join(t, testConfig(s, "b", 4, 2, 3))
+	ca, cb := newCollector(), newCollector()
+	consume(t, a, ca)
+	consume(t, b, cb)
+
+	var links []Link
+	for shard := range 4 {
+		links = append(links, linksFor(t, shard, 4, shard*100, 50)...)
+	}
+	ctx := context.Background()
+	if err := a.Publish(ctx, links[:100]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(ctx, links[100:]); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "all links taken in", func() bool { return ca.count()+cb.count() == len(links) })
+	for _, l := range links {
+		owner, other := ca, cb
+		if sh, _ := ShardOf(l.URL, 4); sh >= 2 {
+			owner, other = cb, ca
+		}
+		got := owner.get(l.URL)
+		if len(got) != 1 || got[0] != l {
+			t.Errorf("owner took in %+v, want once %+v", got, l)
+		}
+		if n := len(other.get(l.URL)); n != 0 {
+			t.Errorf("%s taken in %d times by a non-owner", l.URL, n)
+		}
+	}
+	if got := a.Stats().Published + b.Stats().Published; got != int64(len(links)) {
+		t.Errorf("published %d, want %d", got, len(links))
+	}
+	waitFor(t, "consumed counted", func() bool {
+		return a.Stats().Consumed+b.Stats().Consumed == int64(len(links))
+	})
+}
+
+// TestOwns: Owns agrees with ShardOf and the node's shards.
+func TestOwns(t *testing.T) {
+	s := startServer(t, nil)
+	n := join(t, testConfig(s, "a", 4, 1, 3))
+	for _, l := range append(linksFor(t, 1, 4, 0, 3), linksFor(t, 2, 4, 0, 3)...) {
+		owned, shard, err := n.Owns(l.URL)
+		want, _ := ShardOf(l.URL, 4)
+		if err != nil || shard != want || owned != (want == 1 || want == 3) {
+			t.Errorf("Owns(%q) = %v, %d, %v; want %v, %d, nil", l.URL, owned, shard, err, want == 1 || want == 3, want)
+		}
+	}
+	if _, _, err := n.Owns("/relative"); err == nil {
+		t.Error("Owns of a URL without host: no error")
+	}
+}
+
+// TestPublishDedup: a URL given twice in one Publish is sent once with the lower
+// depth, and a batch published twice is stored once (its message ID).
+func TestPublishDedup(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0))
+	b := join(t, testConfig(s, "b", 2, 1))
+	links := linksFor(t, 1, 2, 0, 10)
+	dup := links[3]
+	dup.Depth = 0
+	dup.FoundOn = "https://other.example/"
+	in := append(append([]Link(nil), links...), dup, links[5])
+	ctx := context.Background()
+	if err := a.Publish(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Publish(ctx, in); err != nil { // same batch again: a JetStream duplicate
+		t.Fatal(err)
+	}
+	if got := a.Stats().Duplicates; got != 1 {
+		t.Errorf("duplicates %d, want 1", got)
+	}
+	c := newCollector()
+	consume(t, b, c)
+	waitFor(t, "links taken in", func() bool { return c.count() == len(links) })
+	waitFor(t, "all acknowledged", func() bool {
+		info, err := b.consumerInfo(ctx, 1)
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+	for i, l := range links {
+		want := l
+		if i == 3 {
+			want = dup
+		}
+		if got := c.get(l.URL); len(got) != 1 || got[0] != want {
+			t.Errorf("%s taken in as %+v, want once %+v", l.URL, got, want)
+		}
+	}
+}
+
+// TestAckAfterCommit: a batch whose intake fails is not acknowledged and comes again;
+// once intake succeeds it is acknowledged and not delivered again.
+func TestAckAfterCommit(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0, 1))
+	links := linksFor(t, 1, 2, 0, 5)
+	var failures atomic.Int32
+	c := newCollector()
+	c.fail = func([]Link) error {
+		if failures.Add(1) <= 2 {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	consume(t, a, c)
+	if err := a.Publish(context.Background(), links); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "links taken in", func() bool { return c.count() == len(links) })
+	waitFor(t, "all acknowledged", func() bool {
+		info, err := a.consumerInfo(context.Background(), 1)
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+	if got := failures.Load(); got != 3 {
+		t.Errorf("intake called %d times, want 3 (2 failures, 1 success)", got)
+	}
+	for _, l := range links {
+		if got := len(c.get(l.URL)); got != 1 {
+			t.Errorf("%s taken in %d times, want 1", l.URL, got)
+		}
+	}
+	if got := a.Stats().Consumed; got != int64(len(links)) {
+		t.Errorf("consumed %d, want %d", got, len(links))
+	}
+}
+
+// TestCrashRedelivery: a process that dies while its intake runs never acknowledges;
+// the batch goes to the same shard's next owner (same durable consumer).
+func TestCrashRedelivery(t *testing.T) {
+	s := startServer(t, nil)
+	cfg := testConfig(s, "a", 2, 0, 1)
+	a := join(t, cfg)
+	links := linksFor(t, 0, 2, 0, 5)
+	if err := a.Publish(context.Background(), links); err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Consume(ctx, func(ctx context.Context, _ []Link) error {
+			close(entered)
+			<-ctx.Done() // the commit never finishes
+			return ctx.Err()
+		})
+	}()
+	<-entered
+	a.nc.Close() // the crash: no ack, no nak reaches the server
+	cancel()
+	<-done
+	a.Close()
+
+	b := join(t, cfg) // restarted with the same name and shards
+	c := newCollector()
+	consume(t, b, c)
+	waitFor(t, "redelivery to the restarted process", func() bool { return c.count() == len(links) })
+	for _, l := range links {
+		if got := c.get(l.URL); len(got) != 1 || got[0] != l {
+			t.Errorf("%s taken in as %+v, want once %+v", l.URL, got, l)
+		}
+	}
+}
+
+// TestConsumeStopReleases: batches delivered but not taken in when Consume returns are
+// released for the next owner at once, not after AckWait.
+func TestConsumeStopReleases(t *testing.T) {
+	s := startServer(t, nil)
+	cfg := testConfig(s, "a", 2, 0, 1)
+	cfg.AckWait = DefaultAckWait // longer than the test waits
+	a := join(t, cfg)
+	links := linksFor(t, 0, 2, 0, 5)
+	if err := a.Publish(context.Background(), links); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	entered := make(chan struct{})
+	go func() {
+		done <- a.Consume(ctx, func(ctx context.Context, _ []Link) error {
+			close(entered)
+			<-ctx.Done()
+			return ctx.Err() // Ctrl-C during the commit: it did not happen
+		})
+	}()
+	<-entered
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Consume: %v, want context.Canceled", err)
+	}
+	a.Close()
+	b := join(t, cfg)
+	c := newCollector()
+	consume(t, b, c)
+	waitFor(t, "redelivery", func() bool { return c.count() == len(links) })
+}
+
+// TestServerRestart: with file storage, published links survive a restart of the NATS
+// server; a Publish made while the server is down returns once it is back; the nodes
+// reconnect by themselves.
+func TestServerRestart(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0))
+	b := join(t, testConfig(s, "b", 2, 1))
+	before := linksFor(t, 1, 2, 0, 20)
+	ctx := context.Background()
+	if err := a.Publish(ctx, before); err != nil {
+		t.Fatal(err)
+	}
+	s.stop()
+	during := linksFor(t, 1, 2, 100, 20)
+	published := make(chan error, 1)
+	go func() { published <- a.Publish(ctx, during) }()
+	s.restart()
+	if err := <-published; err != nil {
+		t.Fatalf("Publish across the restart: %v", err)
+	}
+	c := newCollector()
+	consume(t, b, c)
+	waitFor(t, "links from before and during the restart", func() bool { return c.count() == len(before)+len(during) })
+	for _, l := range append(before, during...) {
+		if got := len(c.get(l.URL)); got != 1 {
+			t.Errorf("%s taken in %d times, want 1", l.URL, got)
+		}
+	}
+}
+
+// TestDamagedMessage: a message that is not a batch is terminated and counted, and the
+// shard's next batch still arrives.
+func TestDamagedMessage(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0, 1))
+	good := encodeBatch(linksFor(t, 1, 2, 0, 3))
+	bad := append([]byte(nil), good...)
+	bad[len(bad)/2] ^= 0x40
+	for _, data := range [][]byte{[]byte("hello"), bad} {
+		if _, err := a.js.Publish(context.Background(), subjectOf("TEST", 1), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Publish(context.Background(), linksFor(t, 1, 2, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	consume(t, a, c)
+	waitFor(t, "the good batch", func() bool { return c.count() == 3 })
+	waitFor(t, "nothing pending", func() bool {
+		info, err := a.consumerInfo(context.Background(), 1)
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+	if got := a.Stats().Damaged; got != 2 {
+		t.Errorf("damaged %d, want 2", got)
+	}
+}
+
+// TestShardCountMismatch: the shard count is fixed by the first Join.
+func TestShardCountMismatch(t *testing.T) {
+	s := startServer(t, nil)
+	join(t, testConfig(s, "a", 8, 0))
+	_, err := Join(context.Background(), testConfig(s, "b", 16, 1))
+	if err == nil || !strings.Contains(err.Error(), "has 8 shards, not 16") {
+		t.Fatalf("Join with 16 shards into a crawl of 8: %v", err)
+	}
+	cfg := testConfig(s, "c", 0, 1) // zero: whatever the crawl has
+	if n := join(t, cfg); n.Shards() != 8 {
+		t.Errorf("Shards() = %d, want 8", n.Shards())
+	}
+}
+
+// TestClaimConflict: a shard owned by a running process cannot be joined by another,
+// but can once that process reported it stopped.
+func TestClaimConflict(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0, 1))
+	_, err := Join(context.Background(), testConfig(s, "b", 4, 1, 2))
+	if err == nil || !strings.Contains(err.Error(), "shard 1 is owned by running process a") {
+		t.Fatalf("Join of a's shard: %v", err)
+	}
+	if err := a.Report(context.Background(), State{Stopped: true}); err != nil {
+		t.Fatal(err)
+	}
+	join(t, testConfig(s, "b", 4, 1, 2))
+}
+
+// TestJoinErrors: configurations Join refuses before connecting.
+func TestJoinErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no URL", Config{Own: []int{0}}, "no NATS URL"},
+		{"stream", Config{URL: "nats://127.0.0.1:1", Stream: "a.b"}, "stream name"},
+		{"token and user", Config{URL: "nats://127.0.0.1:1", Token: "t", User: "u"}, "one way"},
+		{"cert without key", Config{URL: "nats://127.0.0.1:1", CertFile: "c"}, "go together"},
+		{"missing CA", Config{URL: "nats://127.0.0.1:1", CAFile: "/nonexistent/ca.pem"}, "ca.pem"},
+		{"no server", Config{URL: "nats://127.0.0.1:1"}, "connect nats://127.0.0.1:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Join(context.Background(), tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cluster: ") {
+				t.Errorf("Join: %v, want an error about %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestTwoCrawlsShareServer: streams of different names are separate crawls.
+func TestTwoCrawlsShareServer(t *testing.T) {
+	s := startServer(t, nil)
+	cfg1 := testConfig(s, "a", 2, 0, 1)
+	cfg2 := cfg1
+	cfg2.Stream, cfg2.Shards, cfg2.Own = "OTHER", 4, []int{3}
+	a, b := join(t, cfg1), join(t, cfg2)
+	c1, c2 := newCollector(), newCollector()
+	consume(t, a, c1)
+	consume(t, b, c2)
+	if err := a.Publish(context.Background(), linksFor(t, 1, 2, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(context.Background(), linksFor(t, 3, 4, 0, 4)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "both crawls' links", func() bool { return c1.count() == 3 && c2.count() == 4 })
+	if got := fmt.Sprint(a.Shards(), a.Own(), b.Shards(), b.Own()); got != "2 [0 1] 4 [3]" {
+		t.Errorf("shards and owned: %s, want 2 [0 1] 4 [3]", got)
+	}
+}

@@ -1,0 +1,261 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// State is what a process reports about itself in the crawl's state bucket, under the
+// key "node.<Name>". Report fills in the fields marked "set by Report"; the engine fills
+// in the rest.
+type State struct {
+	Name   string `json:"name"`   // the process's name (set by Report)
+	Shards []int  `json:"shards"` // the shards it owns (set by Report)
+	// Idle says the process has nothing to do: nothing due, nothing leased, nothing
+	// waiting to be published. Report clears it if links were taken in since the
+	// previous Report, as the engine may have looked before they arrived.
+	Idle        bool    `json:"idle"`
+	Queued      int64   `json:"queued"`        // URLs in its frontier
+	Leased      int64   `json:"leased"`        // URLs being fetched
+	Pages       int64   `json:"pages"`         // pages fetched by this run
+	Errors      int64   `json:"errors"`        // fetch errors of this run
+	PagesPerSec float64 `json:"pages_per_sec"` // recent fetch rate, pages per second
+	Published   int64   `json:"published"`     // links handed off by this run (set by Report)
+	Consumed    int64   `json:"consumed"`      // links taken in by this run (set by Report)
+	// Acked is, per owned shard, the stream sequence up to which the process has taken
+	// in that shard's links (set by Report; see Finished).
+	Acked   map[int]uint64 `json:"acked,omitempty"`
+	Updated time.Time      `json:"updated"` // when the report was made (set by Report)
+	// Stopped says the process has exited (Ctrl-C, or the end of the crawl). A stopped
+	// process's shards wait for it to be started again, unless it stopped idle.
+	Stopped bool `json:"stopped"`
+}
+
+// live reports whether s is the report of a running process: not stopped, and younger
+// than staleAfter.
+func (s *State) live(staleAfter time.Duration) bool {
+	return !s.Stopped && time.Since(s.Updated) <= staleAfter
+}
+
+// Report writes s as this process's state. It sets Name, Shards, Published, Consumed,
+// Acked and Updated, and clears Idle if links were taken in since the previous Report.
+// Call it every few seconds and on change, from one goroutine at a time, with s made
+// just before the call: Finished relies on it.
+func (n *Node) Report(ctx context.Context, s State) error {
+	n.mu.Lock()
+	s.Name = n.cfg.Name
+	s.Shards = n.own
+	s.Published = n.published.Load()
+	s.Consumed = n.consumed.Load()
+	if n.intakes != n.reportedIntakes {
+		s.Idle = false
+		n.reportedIntakes = n.intakes
+	}
+	s.Acked = make(map[int]uint64, len(n.acked))
+	for k, v := range n.acked {
+		s.Acked[k] = v
+	}
+	n.mu.Unlock()
+	s.Updated = time.Now().UTC()
+	data, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("cluster: report: %w", err)
+	}
+	if _, err := n.kv.Put(ctx, keyNodePrefix+n.cfg.Name, data); err != nil {
+		return fmt.Errorf("cluster: report: %w", err)
+	}
+	return nil
+}
+
+// entry is a State read from the bucket with its revision.
+type entry struct {
+	State
+	rev uint64
+}
+
+// readStates returns every process's last report, sorted by name. Reports that cannot
+// be read are skipped.
+func readStates(ctx context.Context, kv jetstream.KeyValue) ([]entry, error) {
+	w, err := kv.Watch(ctx, keyNodePrefix+"*", jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, fmt.Errorf("cluster: read states: %w", err)
+	}
+	defer w.Stop()
+	var out []entry
+	for {
+		select {
+		case e, ok := <-w.Updates():
+			if !ok {
+				return nil, errors.New("cluster: read states: watch ended")
+			}
+			if e == nil { // the initial values are all delivered
+				slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.Name, b.Name) })
+				return out, nil
+			}
+			var s State
+			if json.Unmarshal(e.Value(), &s) == nil {
+				out = append(out, entry{State: s, rev: e.Revision()})
+			}
+		case <-ctx.Done():
+			return nil, fmt.Errorf("cluster: read states: %w", ctx.Err())
+		}
+	}
+}
+
+// owners returns, per shard, the latest report of a process that claims it (nil if none).
+func owners(states []entry, shards int) []*entry {
+	own := make([]*entry, shards)
+	for i := range states {
+		e := &states[i]
+		for _, s := range e.Shards {
+			if s >= 0 && s < shards && (own[s] == nil || own[s].rev < e.rev) {
+				own[s] = e
+			}
+		}
+	}
+	return own
+}
+
+// Finished reports whether the whole crawl has ended: every shard 0..Shards-1 is owned
+// by a process whose latest report is idle (and younger than StaleAfter unless the
+// process stopped), every shard's consumer has no pending and no unacknowledged batch,
+// every owner's report covers what its consumers acknowledged (so links taken in after
+// the report are not missed), and all of this held, unchanged, at the previous call
+// too. The first true answer comes therefore at the earliest on the second call: call it
+// periodically (every few seconds) once the process itself is idle.
+func (n *Node) Finished(ctx context.Context) (bool, error) {
+	sig, ok, err := n.check(ctx)
+	if err != nil {
+		return false, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	prev := n.lastCheck
+	n.lastCheck = sig
+	return ok && sig == prev, nil
+}
+
+// check makes one Finished check. It returns ok and a signature of what it saw.
+func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
+	states, err := readStates(ctx, n.kv)
+	if err != nil {
+		return "", false, err
+	}
+	var b strings.Builder
+	for _, e := range states {
+		fmt.Fprintf(&b, "%s:%d:%d;", e.Name, e.Published, e.Consumed)
+	}
+	own := owners(states, n.shards)
+	for _, e := range own {
+		if e == nil || !e.Idle || (!e.Stopped && time.Since(e.Updated) > n.cfg.StaleAfter) {
+			return "", false, nil
+		}
+	}
+	for s, e := range own {
+		info, err := n.consumerInfo(ctx, s)
+		if errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if info.NumPending > 0 || info.NumAckPending > 0 || e.Acked[s] < info.AckFloor.Stream {
+			return "", false, nil
+		}
+		fmt.Fprintf(&b, "%d:%s:%d;", s, e.Name, info.AckFloor.Stream)
+	}
+	si, err := n.stream.Info(ctx)
+	if err != nil {
+		return "", false, fmt.Errorf("cluster: stream info: %w", err)
+	}
+	fmt.Fprintf(&b, "last:%d", si.State.LastSeq)
+	return b.String(), true, nil
+}
+
+// consumerInfo reads the state of shard's consumer from the server.
+func (n *Node) consumerInfo(ctx context.Context, shard int) (*jetstream.ConsumerInfo, error) {
+	c, err := n.stream.Consumer(ctx, consumerOf(shard))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: consumer of shard %d: %w", shard, err)
+	}
+	return c.CachedInfo(), nil
+}
+
+// ShardInfo is one shard's hand-off queue as Status sees it.
+type ShardInfo struct {
+	Shard      int    // the shard number
+	Owner      string // the process that reported it last; empty if none has
+	Pending    uint64 // batches in the stream not yet delivered to the owner
+	AckPending uint64 // batches delivered and not yet acknowledged
+}
+
+// Status connects to NATS as cfg says and returns every process's last report (sorted
+// by name) and every shard's queue, for `crawl status -cluster`. It creates nothing:
+// a crawl that does not exist is an error. cfg.Own, cfg.Shards and cfg.Name are not used.
+func Status(ctx context.Context, cfg Config) ([]State, []ShardInfo, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, nil, err
+	}
+	nc, err := cfg.connect()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %w", err)
+	}
+	stream, err := js.Stream(ctx, cfg.Stream)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: stream %s: %w", cfg.Stream, err)
+	}
+	kv, err := js.KeyValue(ctx, bucketOf(cfg.Stream))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: state bucket %s: %w", bucketOf(cfg.Stream), err)
+	}
+	total, err := shardCount(ctx, kv)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := readStates(ctx, kv)
+	if err != nil {
+		return nil, nil, err
+	}
+	states := make([]State, len(entries))
+	for i, e := range entries {
+		states[i] = e.State
+	}
+	own := owners(entries, total)
+	shards := make([]ShardInfo, total)
+	for s := range shards {
+		shards[s].Shard = s
+		if own[s] != nil {
+			shards[s].Owner = own[s].Name
+		}
+		c, err := stream.Consumer(ctx, consumerOf(s))
+		if errors.Is(err, jetstream.ErrConsumerNotFound) {
+			// Never owned: its links wait in the stream.
+			si, err := stream.Info(ctx, jetstream.WithSubjectFilter(subjectOf(cfg.Stream, s)))
+			if err != nil {
+				return nil, nil, fmt.Errorf("cluster: stream info: %w", err)
+			}
+			shards[s].Pending = si.State.Subjects[subjectOf(cfg.Stream, s)]
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("cluster: consumer of shard %s: %w", strconv.Itoa(s), err)
+		}
+		info := c.CachedInfo()
+		shards[s].Pending, shards[s].AckPending = info.NumPending, uint64(info.NumAckPending)
+	}
+	return states, shards, nil
+}

@@ -1,0 +1,160 @@
+package cluster
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// finished calls n.Finished and fails the test on error.
+func finished(t *testing.T, n *Node) bool {
+	t.Helper()
+	ok, err := n.Finished(context.Background())
+	if err != nil {
+		t.Fatalf("Finished: %v", err)
+	}
+	return ok
+}
+
+// finishedTwice calls n.Finished twice and reports whether either call said finished.
+func finishedTwice(t *testing.T, n *Node) bool {
+	t.Helper()
+	first := finished(t, n)
+	return finished(t, n) || first
+}
+
+// report calls n.Report and fails the test on error.
+func report(t *testing.T, n *Node, s State) {
+	t.Helper()
+	if err := n.Report(context.Background(), s); err != nil {
+		t.Fatalf("Report: %v", err)
+	}
+}
+
+// drained waits until n's shard has nothing pending or unacknowledged.
+func drained(t *testing.T, n *Node, shard int) {
+	t.Helper()
+	waitFor(t, "shard drained", func() bool {
+		info, err := n.consumerInfo(context.Background(), shard)
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+}
+
+func TestFinished(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0, 1))
+	b := join(t, testConfig(s, "b", 4, 2, 3))
+	ca, cb := newCollector(), newCollector()
+	consume(t, a, ca)
+	ctx := context.Background()
+
+	if finishedTwice(t, a) {
+		t.Fatal("finished while no process has reported idle")
+	}
+
+	// a hands a link to b, which is not consuming yet: pending in the stream.
+	if err := a.Publish(ctx, linksFor(t, 2, 4, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	report(t, a, State{Idle: true})
+	report(t, b, State{Idle: true})
+	if finishedTwice(t, a) {
+		t.Fatal("finished with a batch pending for shard 2")
+	}
+
+	// b takes it in; its engine reports idle from a look taken before the intake.
+	consume(t, b, cb)
+	waitFor(t, "b took the link in", func() bool { return cb.count() == 1 })
+	drained(t, b, 2)
+	report(t, b, State{Idle: true})
+	if finishedTwice(t, a) {
+		t.Fatal("finished although b reported idle right after an intake")
+	}
+
+	// b fetched the link; it is idle, and says so twice.
+	report(t, b, State{Idle: true})
+	if finished(t, a) {
+		t.Fatal("finished at the first passing check")
+	}
+	if !finished(t, a) {
+		t.Fatal("not finished at the second passing check")
+	}
+
+	// A link published between two checks: the second check sees it.
+	if err := b.Publish(ctx, linksFor(t, 0, 4, 10, 1)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a took the link in", func() bool { return ca.count() == 1 })
+	drained(t, a, 0)
+	// a acknowledged it, but a's last report is older than that: not finished.
+	if finishedTwice(t, b) {
+		t.Fatal("finished although a took a link in after its last report")
+	}
+	report(t, a, State{Idle: false}) // a crawls the link
+	report(t, a, State{Idle: true})
+	if finished(t, b) || !finished(t, b) {
+		t.Fatal("not finished after two passing checks")
+	}
+
+	// A process that stopped idle keeps its shards finished.
+	report(t, a, State{Idle: true, Stopped: true})
+	if !finished(t, b) {
+		t.Fatal("a stopping idle changed the signature: not finished")
+	}
+	// One that stopped busy does not.
+	report(t, a, State{Idle: false, Stopped: true})
+	if finished(t, b) {
+		t.Fatal("finished although a stopped with work left")
+	}
+}
+
+// TestFinishedNeedsEveryShard: shards no process owns keep the crawl going, and so does
+// a running process whose report is stale.
+func TestFinishedNeedsEveryShard(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0, 1))
+	report(t, a, State{Idle: true})
+	if finishedTwice(t, a) {
+		t.Fatal("finished with shards 2 and 3 unowned")
+	}
+	cfg := testConfig(s, "b", 4, 2, 3)
+	cfg.StaleAfter = time.Nanosecond // every report of a running process is stale to b
+	b := join(t, cfg)
+	report(t, b, State{Idle: true})
+	if finishedTwice(t, b) {
+		t.Fatal("finished on stale reports")
+	}
+	if finished(t, a) || !finished(t, a) {
+		t.Fatal("not finished with every shard owned and idle")
+	}
+}
+
+func TestStatus(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0, 1))
+	ctx := context.Background()
+	if err := a.Publish(ctx, append(linksFor(t, 2, 4, 0, 3), linksFor(t, 0, 4, 0, 2)...)); err != nil {
+		t.Fatal(err)
+	}
+	report(t, a, State{Queued: 7, Pages: 3})
+	states, shards, err := Status(ctx, Config{URL: s.URL(), Stream: "TEST"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != 1 || states[0].Name != "a" || states[0].Queued != 7 || states[0].Pages != 3 ||
+		states[0].Published != 5 || len(states[0].Shards) != 2 {
+		t.Errorf("states = %+v", states)
+	}
+	want := []ShardInfo{{0, "a", 1, 0}, {1, "a", 0, 0}, {2, "", 1, 0}, {3, "", 0, 0}}
+	if len(shards) != len(want) {
+		t.Fatalf("shards = %+v, want %+v", shards, want)
+	}
+	for i := range want {
+		if shards[i] != want[i] {
+			t.Errorf("shard %d: %+v, want %+v", i, shards[i], want[i])
+		}
+	}
+	if _, _, err := Status(ctx, Config{URL: s.URL(), Stream: "NONE"}); err == nil {
+		t.Error("Status of a crawl that does not exist: no error")
+	}
+}
