@@ -21,6 +21,9 @@ type Lease struct {
 	Attempt int
 	// At is when Next handed the lease out, by Options.Now.
 	At time.Time
+	// Due is the time the URL was due, as given by the Outcome.Refetch that queued
+	// it again; zero for a URL due at once (every new link).
+	Due time.Time
 
 	f     *Frontier
 	h     *host
@@ -254,7 +257,11 @@ func (f *Frontier) head(h *host, now int64) (*Lease, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, key, h.name)
 	}
-	return &Lease{Entry: e, Host: h.name, Attempt: attempts + 1, f: f, h: h, key: key, later: dueOf(key) > 0, entry: e}, nil
+	l := &Lease{Entry: e, Host: h.name, Attempt: attempts + 1, f: f, h: h, key: key, later: dueOf(key) > 0, entry: e}
+	if l.later {
+		l.Due = time.Unix(0, dueOf(key))
+	}
+	return l, nil
 }
 
 func (h *host) leasedKey(k []byte) bool {
