@@ -65,3 +65,66 @@ func TestConditional(t *testing.T) {
 		t.Errorf("changing page: visits 2 and 3 read\n%s\nand\n%s", first, second)
 	}
 }
+
+// TestChangeEvery checks Page.ChangeEvery: the body, the ETag and the Last-Modified
+// of a page change when the farm's round reaches a multiple of ChangeEvery, and a
+// conditional request from the validators of an earlier version gets the new page.
+func TestChangeEvery(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	f := startFarm(t, Site{Host: "c.test", Pages: map[string]*Page{
+		"/etag": {ETag: `"e"`, ChangeEvery: 2},
+		"/lm":   {LastModified: mod, ChangeEvery: 2},
+		"/none": {ChangeEvery: 3},
+	}})
+	client := f.Client()
+	get := func(path string, header ...string) (int, http.Header, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://c.test"+path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(b)
+	}
+	for _, c := range []struct {
+		round   int
+		path    string
+		header  []string
+		status  int
+		version string // in the body of a 200
+		etag    string
+		lastMod time.Time
+	}{
+		{0, "/etag", nil, 200, "0", `"e"`, time.Time{}},
+		{1, "/etag", []string{"If-None-Match", `"e"`}, 304, "", `"e"`, time.Time{}},
+		{2, "/etag", []string{"If-None-Match", `"e"`}, 200, "1", `"e-v1"`, time.Time{}},
+		{3, "/etag", []string{"If-None-Match", `"e-v1"`}, 304, "", `"e-v1"`, time.Time{}},
+		{1, "/lm", []string{"If-Modified-Since", mod.Format(http.TimeFormat)}, 304, "", "", mod},
+		{2, "/lm", []string{"If-Modified-Since", mod.Format(http.TimeFormat)}, 200, "1", "", mod.Add(time.Hour)},
+		{5, "/lm", []string{"If-Modified-Since", mod.Add(time.Hour).Format(http.TimeFormat)}, 200, "2", "", mod.Add(2 * time.Hour)},
+		{2, "/none", nil, 200, "0", "", time.Time{}},
+		{3, "/none", nil, 200, "1", "", time.Time{}},
+		{6, "/none", nil, 200, "2", "", time.Time{}},
+	} {
+		f.SetRound(c.round)
+		status, h, body := get(c.path, c.header...)
+		if status != c.status {
+			t.Errorf("round %d GET %s %q: status %d, want %d", c.round, c.path, c.header, status, c.status)
+		}
+		if c.version != "" && !strings.HasSuffix(body, "<!-- version "+c.version+" -->\n") {
+			t.Errorf("round %d GET %s: body ends %q, want version %s", c.round, c.path, body[max(0, len(body)-40):], c.version)
+		}
+		var lm string
+		if !c.lastMod.IsZero() {
+			lm = c.lastMod.Format(http.TimeFormat)
+		}
+		if h.Get("ETag") != c.etag || h.Get("Last-Modified") != lm {
+			t.Errorf("round %d GET %s: ETag %q, Last-Modified %q; want %q, %q", c.round, c.path, h.Get("ETag"), h.Get("Last-Modified"), c.etag, lm)
+		}
+	}
+}

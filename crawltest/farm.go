@@ -69,6 +69,7 @@ type Farm struct {
 	mu       sync.Mutex
 	reqs     []Request
 	visits   map[string]int // host+path → 200 answers, for Page.Changing
+	round    int            // for Page.ChangeEvery; see SetRound
 	closed   bool
 	handlers sync.WaitGroup
 
@@ -265,5 +266,13 @@ func (f *Farm) Close() error {
 func (f *Farm) record(r Request) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, r)
+	f.mu.Unlock()
+}
+
+// SetRound sets the farm's round, which the pages with [Page.ChangeEvery] change by.
+// A new farm is in round 0.
+func (f *Farm) SetRound(n int) {
+	f.mu.Lock()
+	f.round = n
 	f.mu.Unlock()
 }

@@ -92,14 +92,16 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 	if p.HeaderNoFollow {
 		h.Set("X-Robots-Tag", "nofollow")
 	}
+	version := f.version(p)
+	etag, lastMod := versioned(p, version)
 	if status == http.StatusOK && !p.Sitemap && p.Bomb == 0 {
-		if p.ETag != "" {
-			h.Set("ETag", p.ETag)
+		if etag != "" {
+			h.Set("ETag", etag)
 		}
-		if !p.LastModified.IsZero() {
-			h.Set("Last-Modified", p.LastModified.UTC().Format(http.TimeFormat))
+		if !lastMod.IsZero() {
+			h.Set("Last-Modified", lastMod.UTC().Format(http.TimeFormat))
 		}
-		if notModified(r, p) {
+		if notModified(r, etag, lastMod) {
 			w.WriteHeader(http.StatusNotModified)
 			return http.StatusNotModified
 		}
@@ -134,6 +136,9 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 			n := f.visits[s.host+normPath(path)]
 			f.mu.Unlock()
 			buf.WriteString("<!-- visit " + strconv.Itoa(n) + " -->\n")
+		}
+		if p.ChangeEvery > 0 {
+			buf.WriteString("<!-- version " + strconv.Itoa(version) + " -->\n")
 		}
 		if ctype == "" {
 			ctype = "text/html; charset=utf-8"
@@ -239,25 +244,56 @@ func wait(ctx context.Context, d time.Duration) {
 	}
 }
 
-// notModified reports whether a conditional request for p may be answered
-// 304 Not Modified (RFC 9110 section 13.2.2: If-None-Match wins over
-// If-Modified-Since).
-func notModified(r *http.Request, p *Page) bool {
+// notModified reports whether a conditional request for a page with these
+// validators may be answered 304 Not Modified (RFC 9110 section 13.2.2:
+// If-None-Match wins over If-Modified-Since).
+func notModified(r *http.Request, etag string, lastMod time.Time) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		if p.ETag == "" {
+		if etag == "" {
 			return false
 		}
 		for _, tag := range strings.Split(inm, ",") {
-			if tag = strings.TrimSpace(tag); tag == p.ETag || tag == "*" {
+			if tag = strings.TrimSpace(tag); tag == etag || tag == "*" {
 				return true
 			}
 		}
 		return false
 	}
 	ims := r.Header.Get("If-Modified-Since")
-	if ims == "" || p.LastModified.IsZero() {
+	if ims == "" || lastMod.IsZero() {
 		return false
 	}
 	t, err := http.ParseTime(ims)
-	return err == nil && !p.LastModified.Truncate(time.Second).After(t)
+	return err == nil && !lastMod.Truncate(time.Second).After(t)
+}
+
+// version is p's version in the farm's current round (Page.ChangeEvery); 0 for
+// a page that does not change by rounds.
+func (f *Farm) version(p *Page) int {
+	if p == nil || p.ChangeEvery <= 0 {
+		return 0
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.round / p.ChangeEvery
+}
+
+// versioned returns p's validators at version v (Page.ChangeEvery).
+func versioned(p *Page, v int) (etag string, lastMod time.Time) {
+	etag, lastMod = p.ETag, p.LastModified
+	if v == 0 {
+		return etag, lastMod
+	}
+	if etag != "" {
+		suffix := "-v" + strconv.Itoa(v)
+		if q := strings.TrimSuffix(etag, `"`); len(q) < len(etag) && len(q) > 0 {
+			etag = q + suffix + `"`
+		} else {
+			etag += suffix
+		}
+	}
+	if !lastMod.IsZero() {
+		lastMod = lastMod.Add(time.Duration(v) * time.Hour)
+	}
+	return etag, lastMod
 }

@@ -140,6 +140,12 @@ type Page struct {
 	// comment holding the visit's number. Keep ETag and LastModified empty with
 	// it, or they lie.
 	Changing bool
+	// ChangeEvery, when positive, makes the page change every ChangeEvery rounds of
+	// the farm ([Farm.SetRound]): in round r it is at version r/ChangeEvery, which
+	// its body ends with (a comment), its ETag carries (`"e1"` becomes `"e1-v2"` at
+	// version 2) and its LastModified is moved by (an hour per version). Round 0 is
+	// version 0, so a test knows when every page changes.
+	ChangeEvery int
 
 	// Latency is added before the response.
 	Latency time.Duration
