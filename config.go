@@ -58,12 +58,55 @@ type Config struct {
 // RecrawlConfig fetches finished pages again on a schedule, so that a crawl stays
 // fresh. The zero value is off: a crawl ends once nothing is queued.
 type RecrawlConfig struct {
-	// Interval is how long after its fetch a page (not a robots.txt or sitemap) is
-	// fetched again, with a conditional GET from the validators of its last 2xx
-	// response; a 304 is archived as a server-not-modified revisit. With it on, a
-	// crawl does not end: it waits for the next URL due until it is stopped. Zero: off;
-	// otherwise at least 1s.
+	// Interval is how long after its fetch a page (not a robots.txt) is fetched again,
+	// with a conditional GET from the validators of its last 2xx response; a 304 is
+	// archived as a server-not-modified revisit. In mode adaptive it is the interval a
+	// page starts with, unless its sitemap entry says otherwise. Sitemaps are read
+	// again every Interval in either mode. With it on, a crawl does not end: it waits
+	// for the next URL due until it is stopped. Zero: off; otherwise at least 1s.
 	Interval Duration `yaml:"interval"`
+	// Mode is fixed (every page every Interval; the zero value means fixed) or adaptive:
+	// each page's interval shrinks by 20% when a refetch finds it changed and grows by
+	// 40% when it did not (a 304, or the same status and payload), kept within
+	// MinInterval and MaxInterval (Nutch's AdaptiveFetchSchedule, with its default
+	// rates). In adaptive mode a sitemap's changefreq and lastmod set a page's first
+	// interval (see README, "Recrawl").
+	Mode string `yaml:"mode"`
+	// MinInterval and MaxInterval bound the interval of a page in mode adaptive; fixed
+	// mode ignores them. Defaults 1m and 2160h (90 days); MinInterval at least 1s and
+	// at most Interval, MaxInterval at least Interval.
+	MinInterval Duration `yaml:"min_interval"`
+	MaxInterval Duration `yaml:"max_interval"`
+}
+
+// Recrawl modes.
+const (
+	RecrawlFixed    = "fixed"
+	RecrawlAdaptive = "adaptive"
+)
+
+// validate checks the recrawl section; bad builds the error.
+func (r *RecrawlConfig) validate(bad func(field string, value any, format string, args ...any) error) error {
+	if r.Interval < 0 || r.Interval != 0 && r.Interval < Duration(time.Second) {
+		return bad("recrawl.interval", r.Interval, "must be 0 (off) or at least 1s")
+	}
+	switch r.Mode {
+	case "", RecrawlFixed:
+		return nil
+	case RecrawlAdaptive:
+	default:
+		return bad("recrawl.mode", r.Mode, "must be fixed or adaptive")
+	}
+	if r.MinInterval < Duration(time.Second) {
+		return bad("recrawl.min_interval", r.MinInterval, "must be at least 1s")
+	}
+	if r.Interval != 0 && r.MinInterval > r.Interval {
+		return bad("recrawl.min_interval", r.MinInterval, "must be at most recrawl.interval (%v)", r.Interval)
+	}
+	if r.MaxInterval < max(r.Interval, r.MinInterval) {
+		return bad("recrawl.max_interval", r.MaxInterval, "must be at least recrawl.interval and recrawl.min_interval (%v)", max(r.Interval, r.MinInterval))
+	}
+	return nil
 }
 
 // ScopeConfig keeps the crawl where its user wants it and out of traps.
@@ -279,8 +322,13 @@ func DefaultConfig() Config {
 			MaxAge:              Duration(24 * time.Hour),
 		},
 		Sitemaps: SitemapsConfig{FromRobots: true},
-		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
-		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
+		Recrawl: RecrawlConfig{
+			Mode:        RecrawlFixed,
+			MinInterval: Duration(time.Minute),
+			MaxInterval: Duration(90 * 24 * time.Hour),
+		},
+		URL:     URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
+		Extract: ExtractConfig{MaxHTMLBytes: 2 << 20},
 		Storage: StorageConfig{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,
@@ -474,8 +522,8 @@ func (c *Config) Validate() error {
 	if r.UnreachableRetry <= 0 {
 		return bad("robots.unreachable_retry", r.UnreachableRetry, "must be positive")
 	}
-	if iv := c.Recrawl.Interval; iv != 0 && iv < Duration(time.Second) {
-		return bad("recrawl.interval", iv, "must be 0 (off) or at least 1s")
+	if err := c.Recrawl.validate(bad); err != nil {
+		return err
 	}
 	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {
 		return bad("robots.max_age", r.MaxAge, "must be positive and at most 24h (RFC 9309 §2.4)")

@@ -173,6 +173,10 @@ func TestValidate(t *testing.T) {
 		{"gzip level", "storage:\n  warc_gzip_level: 0", "storage.warc_gzip_level", 2},
 		{"recrawl interval too short", "recrawl:\n  interval: 500ms", "recrawl.interval", 2},
 		{"negative recrawl interval", "recrawl:\n  interval: -1h", "recrawl.interval", 2},
+		{"recrawl mode", "recrawl:\n  interval: 1h\n  mode: sometimes", "recrawl.mode", 3},
+		{"adaptive min too short", "recrawl:\n  interval: 1h\n  mode: adaptive\n  min_interval: 0s", "recrawl.min_interval", 4},
+		{"adaptive min above interval", "recrawl:\n  interval: 1h\n  mode: adaptive\n  min_interval: 2h", "recrawl.min_interval", 4},
+		{"adaptive max below interval", "recrawl:\n  interval: 48h\n  mode: adaptive\n  max_interval: 24h", "recrawl.max_interval", 4},
 		{"content signal use", "robots:\n  content_signal_use: training", "robots.content_signal_use", 2},
 		{"no links per page", "scope:\n  max_links_per_page: 0", "scope.max_links_per_page", 2},
 		{"too many links per page", "scope:\n  max_links_per_page: 1000001", "scope.max_links_per_page", 2},
@@ -192,6 +196,25 @@ func TestValidate(t *testing.T) {
 				t.Errorf("Validate():\n\tgot  field %q line %d (%v)\n\twant field %q line %d", ce.Field, ce.Line, err, tt.field, tt.line)
 			}
 		})
+	}
+}
+
+// In fixed mode the adaptive bounds do not apply: a short interval is valid with the
+// default min_interval.
+func TestValidateFixedIgnoresBounds(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Recrawl.Interval = Duration(time.Second)
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("fixed 1s: %v", err)
+	}
+	cfg.Recrawl.Mode = RecrawlAdaptive
+	var ce *ConfigError
+	if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "recrawl.min_interval" {
+		t.Fatalf("adaptive 1s with the default min_interval: %v, want a recrawl.min_interval error", err)
+	}
+	cfg.Recrawl.MinInterval = Duration(time.Second)
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("adaptive 1s, min 1s: %v", err)
 	}
 }
 

@@ -70,6 +70,7 @@ type Crawler struct {
 	warc     *storage.WARCWriter
 	pages    *storage.PagesWriter
 	skipped  *storage.SkippedWriter
+	schedule *scheduleStore // schedule.db, with recrawl on; nil otherwise
 	counters *counters
 
 	started     time.Time
@@ -413,12 +414,21 @@ func (c *Crawler) open() error {
 	if err != nil {
 		return err
 	}
+	if c.cfg.Recrawl.Interval > 0 {
+		if c.schedule, err = openSchedule(filepath.Join(dir, ScheduleFile)); err != nil {
+			return err
+		}
+	}
 	return c.reportRepairs()
 }
 
 // close closes everything open re-entrantly, returning the first error.
 func (c *Crawler) close() error {
 	var errs []error
+	if c.schedule != nil {
+		errs = append(errs, c.schedule.Close())
+		c.schedule = nil
+	}
 	if c.skipped != nil {
 		errs = append(errs, c.skipped.Close())
 	}

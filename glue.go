@@ -26,12 +26,15 @@ func (d Duration) d() time.Duration { return time.Duration(d) }
 // name once.
 func fmtErr(doing string, err error) error { return fmt.Errorf("%s: %w", doing, err) }
 
-// observe describes a fetch for the politeness scheduler.
-func observe(resp *fetch.Response, err error) politeness.Observation {
+// observe describes a fetch for the politeness scheduler. fetch stamps its times
+// with the system clock; the scheduler runs on the crawler's (Crawler.Now), so they
+// are moved onto it, or a clock set ahead would see every response as long past and
+// space nothing.
+func (c *Crawler) observe(resp *fetch.Response, err error) politeness.Observation {
 	if resp == nil {
 		return politeness.Observation{Failed: true}
 	}
-	return politeness.Observation{
+	o := politeness.Observation{
 		Written:    resp.RequestWritten,
 		End:        resp.End,
 		Status:     resp.Status,
@@ -39,6 +42,16 @@ func observe(resp *fetch.Response, err error) politeness.Observation {
 		Failed:     err != nil,
 		Duration:   resp.Timings.FirstByte,
 	}
+	if c.Now != nil {
+		skew := time.Until(c.Now())
+		if !o.Written.IsZero() {
+			o.Written = o.Written.Add(skew)
+		}
+		if !o.End.IsZero() {
+			o.End = o.End.Add(skew)
+		}
+	}
+	return o
 }
 
 // exchange describes a fetch for the WARC writer.
@@ -156,7 +169,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		// decodes no further.
 		MaxDecodedSize: robots.MaxSize + 1,
 	})
-	c.sched.Release(ticket, observe(resp, ferr))
+	c.sched.Release(ticket, c.observe(resp, ferr))
 	if resp != nil {
 		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)

@@ -129,12 +129,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	mem := c.mem.claim() // the page's share of max_bytes_in_flight, until it is written
 	defer mem.Done()
-	req, prev, err := c.pageRequest(l, mem)
+	req, last, err := c.pageRequest(l, mem)
 	if err != nil {
-		return fmtErr("looking up the last capture of "+l.URL, err)
+		return fmtErr("looking up the last fetch of "+l.URL, err)
 	}
 	resp, ferr := c.client.Fetch(ctx, req)
-	next := c.sched.Release(ticket, observe(resp, ferr))
+	next := c.sched.Release(ticket, c.observe(resp, ferr))
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
 	}
@@ -143,7 +143,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 
 	// Extraction comes first so that the page's metadata record goes into the WARC
 	// with its response, in one write and one fsync.
-	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next, Refetch: c.refetchAt(l)}
+	out := frontier.Outcome{Kind: frontier.Finished, HostReady: next}
 	page := storage.Page{
 		URL:         l.URL,
 		FinalURL:    resp.FinalURL,
@@ -174,7 +174,11 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		}
 	case resp.Status >= 200 && resp.Status < 300:
 		if l.Kind == kindSitemap {
-			out.Links = c.sitemapLinks(l, resp, &skips)
+			var hints map[string]sitemapHint
+			out.Links, hints = c.sitemapLinks(l, resp, &skips)
+			if err := c.saveHints(hints); err != nil {
+				return fmtErr("recording the sitemap hints of "+l.URL, err)
+			}
 		} else {
 			parsed, err := c.reserveParse(ctx, mem, resp)
 			if err != nil {
@@ -204,9 +208,8 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("archiving "+l.URL, err)
 	}
 	page.PayloadDigest = loc.PayloadDigest
-	if prev != nil {
-		changed := !loc.NotModified && !(loc.Revisit && loc.RefersTo == prev.RecordID)
-		page.Changed, page.PreviousFetch = &changed, prev.Fetched.UTC()
+	if out.Refetch, err = c.reschedule(l, out.Kind, resp, &page, &loc, last); err != nil {
+		return fmtErr("scheduling the refetch of "+l.URL, err)
 	}
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.pages.Write(ctx, &page); err != nil {
@@ -234,38 +237,31 @@ func (c *Crawler) firstSetAside(host string) bool {
 // the limits for pages: cutting one would lose the URLs it lists. Its bytes still
 // count against max_bytes_in_flight through mem.
 //
-// With recrawl on, a page archived before is asked for with a conditional GET from
-// the validators of its last 2xx capture, which is returned (nil for a first fetch).
-// Without recrawl a page is fetched again only when its record was lost or its lease
-// cut by a crash, and then it is fetched whole.
-func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *storage.Capture, error) {
+// With recrawl on, a page is asked for with a conditional GET from the validators of
+// its fetch before (see lastFetch.validators), and what is known of that fetch is
+// returned for reschedule (nil for a sitemap, or with recrawl off). Without recrawl a
+// page is fetched again only when its record was lost or its lease cut by a crash,
+// and then it is fetched whole.
+func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *lastFetch, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
 	switch {
 	case l.Kind == kindSitemap:
 		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
 		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), extract.DefaultSitemapMaxBytes)
 	case l.Kind == kindPage && c.cfg.Recrawl.Interval > 0:
-		last, ok, err := c.warc.LastCapture(l.URL)
-		if err != nil || !ok {
+		last, err := c.lastFetch(l)
+		if err != nil {
 			return req, nil, err
 		}
-		req.ETag, req.LastModified = last.ETag, last.LastModified
-		return req, &last, nil
+		req.ETag, req.LastModified = last.validators()
+		return req, last, nil
 	}
 	return req, nil, nil
 }
 
-// refetchAt is when a page finished now is fetched again: recrawl.interval from now,
-// or zero (never) with recrawl off and for robots.txt and sitemaps.
-func (c *Crawler) refetchAt(l *frontier.Lease) time.Time {
-	if c.cfg.Recrawl.Interval <= 0 || l.Kind != kindPage {
-		return time.Time{}
-	}
-	return c.now().Add(c.cfg.Recrawl.Interval.d())
-}
-
 // done finishes a lease, counting what the frontier accepted of its links.
 func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcome) error {
+	c.refetchUnfinished(&o)
 	if o.Kind == frontier.Skipped {
 		c.counters.skip(o.Reason, 1)
 	}
@@ -412,8 +408,9 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 }
 
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
-// priority, and nested sitemaps (bounded depth) as sitemap fetches.
-func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) []frontier.Entry {
+// priority, and nested sitemaps (bounded depth) as sitemap fetches; and, for the
+// adaptive recrawl schedule, what it says of how often its pages change.
+func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) ([]frontier.Entry, map[string]sitemapHint) {
 	// A sitemap that a robots.txt lists, directly or through an index, may name any URL
 	// of that robots.txt's site, whatever its own directory or host (sitemaps.org,
 	// "Sitemaps & Cross Submits"); l.FoundOn is that robots.txt. Other sitemaps cover
@@ -425,7 +422,7 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 	if err != nil && res == nil {
 		c.counters.skip("unparsable-sitemap", 1)
 		c.log.Info("sitemap not parsed", "url", l.URL, "err", err)
-		return nil
+		return nil, nil
 	}
 	switch {
 	case resp.Truncated || res.Truncated:
@@ -459,7 +456,7 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
 	}
-	return entries
+	return entries, c.sitemapHints(res.URLs)
 }
 
 // robotsLister returns foundOn when it is a robots.txt URL (the sitemap was listed

@@ -1,0 +1,160 @@
+package crawl
+
+import (
+	"time"
+
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// lastFetch is what a refetch of a page knows of the fetch before it.
+type lastFetch struct {
+	sched pageSchedule // the page's record in schedule.db, if ok
+	ok    bool
+	// base is the fetch this one follows: sched.cur, or sched.prev when sched.cur is
+	// that of this very lease, cut by a crash before its Done (see pageSchedule).
+	base    fetchState
+	hasBase bool
+	hint    sitemapHint      // what a sitemap said of the page
+	capture *storage.Capture // the page's last 2xx capture, if the archive knows one
+}
+
+// lastFetch reads what schedule.db and the archive know of l's page before its fetch.
+func (c *Crawler) lastFetch(l *frontier.Lease) (*lastFetch, error) {
+	lf := &lastFetch{}
+	var err error
+	if lf.sched, lf.ok, lf.hint, err = c.schedule.get(l.URL); err != nil {
+		return nil, err
+	}
+	lf.base, lf.hasBase = lf.sched.cur, lf.ok
+	if lf.ok && lf.sched.cur.due == unixNano(l.Due) {
+		lf.base, lf.hasBase = lf.sched.prev, lf.sched.hasPrev
+	}
+	last, ok, err := c.warc.LastCapture(l.URL)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		lf.capture = &last
+	}
+	return lf, nil
+}
+
+// validators returns the ETag and Last-Modified a refetch sends: those of the fetch
+// before it, provided the archive holds a capture a 304 can refer to.
+func (lf *lastFetch) validators() (etag, lastMod string) {
+	switch {
+	case lf.capture == nil:
+		return "", ""
+	case lf.hasBase:
+		return lf.base.etag, lf.base.lastMod
+	}
+	return lf.capture.ETag, lf.capture.LastModified
+}
+
+// unixNano is t in Unix nanoseconds, 0 for the zero Time.
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// reschedule decides, with recrawl on, when a URL whose lease ends with kind is
+// fetched again, and returns that time (zero: never). A finished page's decision is
+// written to schedule.db before its pages.jsonl line and its Done; it sets
+// page.Changed and page.PreviousFetch for a refetch. last is what lastFetch read
+// before the fetch (nil for a sitemap).
+//
+// A page's interval is recrawl.interval in fixed mode; in adaptive mode its first
+// interval comes from its sitemap hint (firstInterval) and each refetch shrinks or
+// grows it (nextInterval). Whether the page changed is decided against the fetch
+// before it in schedule.db: a 304 did not change it; otherwise a different status or
+// payload digest did. Sitemaps are read again every recrawl.interval in either mode,
+// so the URLs they add are found; robots.txt is not a queued URL (its cache refreshes
+// it, at least every 24 hours).
+func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp *fetch.Response, page *storage.Page, loc *storage.Location, last *lastFetch) (time.Time, error) {
+	if c.cfg.Recrawl.Interval <= 0 || kind != frontier.Finished {
+		return time.Time{}, nil
+	}
+	now := c.now()
+	if l.Kind != kindPage || last == nil {
+		return now.Add(c.cfg.Recrawl.Interval.d()), nil
+	}
+	cur := fetchState{due: unixNano(l.Due), fetched: page.FetchedAt, status: page.Status, digest: page.PayloadDigest}
+	if page.Status >= 200 && page.Status < 300 && !page.Truncated {
+		cur.etag, cur.lastMod = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	}
+	switch {
+	case last.hasBase:
+		base := &last.base
+		if loc.NotModified {
+			cur.status, cur.digest, cur.etag, cur.lastMod = base.status, base.digest, base.etag, base.lastMod
+		}
+		changed := !loc.NotModified && (cur.status != base.status || cur.digest != base.digest)
+		page.Changed, page.PreviousFetch = &changed, base.fetched.UTC()
+		cur.interval = c.cfg.Recrawl.nextInterval(base.interval, changed, last.hint)
+	default:
+		if prev := last.capture; prev != nil {
+			// Archived before schedule.db knew the page (by an older version): its
+			// last capture says whether it changed.
+			changed := !loc.NotModified && !(loc.Revisit && loc.RefersTo == prev.RecordID)
+			page.Changed, page.PreviousFetch = &changed, prev.Fetched.UTC()
+			if loc.NotModified {
+				cur.status, cur.digest, cur.etag, cur.lastMod = 200, "", prev.ETag, prev.LastModified
+			}
+		}
+		cur.interval = c.cfg.Recrawl.firstInterval(last.hint, now)
+	}
+	ps := &pageSchedule{cur: cur, prev: last.base, hasPrev: last.hasBase}
+	if err := c.schedule.put(l.URL, ps); err != nil {
+		return time.Time{}, err
+	}
+	return now.Add(cur.interval), nil
+}
+
+// refetchUnfinished gives o, with recrawl on, a refetch time if it ends its URL other
+// than Finished: a URL robots.txt or a Content-Signal kept us from, or refused by
+// policy, or whose fetch failed for good (a Retry on its last attempt becomes Failed)
+// is tried again recrawl.interval from now, so that a robots.txt that opens up, a
+// server that comes back or a configuration that changes is noticed. The check costs
+// no request until the URL may be fetched.
+func (c *Crawler) refetchUnfinished(o *frontier.Outcome) {
+	if c.cfg.Recrawl.Interval <= 0 || o.Kind == frontier.Finished || !o.Refetch.IsZero() {
+		return
+	}
+	o.Refetch = c.now().Add(c.cfg.Recrawl.Interval.d())
+}
+
+// sitemapHints returns what a sitemap says of how often its pages change, by
+// canonical URL, for the adaptive schedule; nil in other modes.
+func (c *Crawler) sitemapHints(urls []extract.SitemapURL) map[string]sitemapHint {
+	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != RecrawlAdaptive {
+		return nil
+	}
+	var hints map[string]sitemapHint
+	for _, su := range urls {
+		if su.ChangeFreq == "" && su.LastMod.IsZero() {
+			continue
+		}
+		u, err := c.urls.Canonical(su.Loc)
+		if err != nil {
+			continue
+		}
+		if hints == nil {
+			hints = make(map[string]sitemapHint)
+		}
+		hints[u] = sitemapHint{changeFreq: su.ChangeFreq, lastMod: su.LastMod}
+	}
+	return hints
+}
+
+// saveHints records sitemap hints in schedule.db.
+func (c *Crawler) saveHints(hints map[string]sitemapHint) error {
+	if len(hints) == 0 {
+		return nil
+	}
+	return c.schedule.putHints(hints)
+}
