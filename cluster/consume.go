@@ -12,8 +12,10 @@ import (
 )
 
 const (
-	// fetchBatch is how many messages one pull request of a shard asks for.
+	// fetchBatch is how many messages one pull request of a shard asks for, at most;
+	// fetchTotal bounds the sum over the owned shards (so memory does not grow with them).
 	fetchBatch = 16
+	fetchTotal = 1024
 	// fetchWait is how long one pull request waits for messages before the next.
 	fetchWait = 5 * time.Second
 	// maxIntakeLinks is about the most links handed to one intake call: messages are
@@ -64,8 +66,16 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 	defer cancel(nil)
 	in := make(chan *inMsg, 2*fetchBatch)
 	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-n.done:
+			cancel(errors.New("cluster: consume: node closed"))
+		case <-run.Done():
+		}
+	})
+	batch := max(1, min(fetchBatch, fetchTotal/len(n.own)))
 	for _, s := range n.own {
-		wg.Go(func() { n.fetch(run, cancel, s, in) })
+		wg.Go(func() { n.fetch(run, cancel, s, batch, in) })
 	}
 	n.intakeLoop(run, intake, in)
 	err := context.Cause(run)
@@ -85,12 +95,12 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 }
 
 // fetch pulls shard's messages into in until ctx ends, or calls fail with a fatal error.
-func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard int, in chan<- *inMsg) {
+func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard, size int, in chan<- *inMsg) {
 	cons := n.consumers[shard]
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		fctx, cancel := context.WithTimeout(ctx, fetchWait)
-		batch, err := cons.Fetch(fetchBatch, jetstream.FetchContext(fctx))
+		batch, err := cons.Fetch(size, jetstream.FetchContext(fctx))
 		if err == nil {
 			for m := range batch.Messages() {
 				select {

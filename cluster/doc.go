@@ -45,5 +45,6 @@
 //
 // A batch is "pcl", a version byte (1), the number of links, the links (URL, found-on URL
 // shared within the batch, depth, priority, hops, kind, as varints), and a CRC-32C of
-// all that. A batch holds at most 4096 links and about 256 KiB.
+// all that. A batch holds at most 4096 links and about 64 KiB. Consume holds at most
+// 16 delivered batches per owned shard (and 1024 in all) in memory.
 package cluster

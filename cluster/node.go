@@ -50,6 +50,7 @@ type Node struct {
 	consumers map[int]jetstream.Consumer // per owned shard
 	consuming atomic.Bool
 	closed    atomic.Bool
+	done      chan struct{} // closed by Close
 
 	published, duplicates, consumed, damaged, skipped atomic.Int64
 
@@ -74,7 +75,8 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{cfg: cfg, nc: nc, consumers: make(map[int]jetstream.Consumer), acked: make(map[int]uint64)}
+	n := &Node{cfg: cfg, nc: nc, consumers: make(map[int]jetstream.Consumer), acked: make(map[int]uint64),
+		done: make(chan struct{})}
 	if err := n.join(ctx); err != nil {
 		nc.Close()
 		return nil, err
@@ -291,13 +293,14 @@ func (n *Node) Stats() Stats {
 }
 
 // Close flushes what the node has sent (acknowledgements included) and closes its
-// connection. Batches delivered to it and not acknowledged are delivered again after
-// AckWait. It does not report the process stopped: call Report with Stopped first.
+// connection; a running Consume returns. Batches delivered to it and not acknowledged
+// are delivered again after AckWait. It does not report the process stopped: call Report with Stopped first.
 // Close is idempotent.
 func (n *Node) Close() error {
 	if n.closed.Swap(true) {
 		return nil
 	}
+	close(n.done)
 	err := n.nc.FlushTimeout(5 * time.Second)
 	n.nc.Close()
 	if err != nil && !errors.Is(err, nats.ErrConnectionClosed) {

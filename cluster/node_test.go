@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestHandOff: links published by one node reach the owner of their shard, and only it.
@@ -342,5 +343,79 @@ func TestTwoCrawlsShareServer(t *testing.T) {
 	waitFor(t, "both crawls' links", func() bool { return c1.count() == 3 && c2.count() == 4 })
 	if got := fmt.Sprint(a.Shards(), a.Own(), b.Shards(), b.Own()); got != "2 [0 1] 4 [3]" {
 		t.Errorf("shards and owned: %s, want 2 [0 1] 4 [3]", got)
+	}
+}
+
+// TestJoinAgainChangesAckWait: a process started again with another AckWait updates its
+// shards' consumers (NATS Server 2.9 included).
+func TestJoinAgainChangesAckWait(t *testing.T) {
+	s := startServer(t, nil)
+	cfg := testConfig(s, "a", 2, 0, 1)
+	a := join(t, cfg)
+	a.Close()
+	cfg.AckWait = 7 * time.Second
+	b := join(t, cfg)
+	info, err := b.consumerInfo(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Config.AckWait != 7*time.Second {
+		t.Errorf("ack wait %v, want 7s", info.Config.AckWait)
+	}
+}
+
+// TestNodeMisuse: calls a Node refuses.
+func TestNodeMisuse(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- a.Consume(ctx, newCollector().intake) }()
+	waitFor(t, "Consume running", a.consuming.Load)
+	if err := a.Consume(ctx, newCollector().intake); err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("second Consume: %v", err)
+	}
+	cancel()
+	<-done
+
+	// A process that owns no shard only publishes; its Consume waits for ctx.
+	p := join(t, testConfig(s, "p", 2))
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if err := p.Consume(ctx2, newCollector().intake); !errors.Is(err, context.Canceled) {
+		t.Errorf("Consume without shards: %v", err)
+	}
+
+	if _, err := Join(context.Background(), testConfig(s, "b", 2, 2)); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("Join of shard 2 of 2: %v", err)
+	}
+	if _, err := Join(context.Background(), testConfig(s, "b", 2, 1, 1)); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("Join of shard 1 twice: %v", err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if err := a.Publish(context.Background(), linksFor(t, 0, 2, 0, 1)); err == nil {
+		t.Error("Publish after Close: no error")
+	}
+	if err := a.Consume(context.Background(), newCollector().intake); err == nil {
+		t.Error("Consume after Close: no error")
+	}
+}
+
+// TestCloseEndsConsume: Close while Consume runs makes Consume return an error.
+func TestCloseEndsConsume(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0, 1))
+	done := make(chan error, 1)
+	go func() { done <- a.Consume(context.Background(), newCollector().intake) }()
+	waitFor(t, "Consume running", a.consuming.Load)
+	a.Close()
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("Consume after Close: %v", err)
 	}
 }

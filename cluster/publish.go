@@ -14,7 +14,7 @@ import (
 
 const (
 	// maxBatchBytes is the target size of one message; the server's max_payload lowers it.
-	maxBatchBytes = 256 << 10
+	maxBatchBytes = 64 << 10
 	// maxBatchLinks is the most links in one message.
 	maxBatchLinks = 4096
 )
@@ -24,7 +24,7 @@ const (
 // acknowledged every message, so the caller may then finish the lease that found them.
 // Links of any shard may be given, owned ones included (they come back through Consume).
 // A URL given twice is sent once, with the lower depth. A link whose URL has no shard, or
-// that is too long for one message (more than about 256 KiB), is skipped, counted in
+// that is too long for one message (more than about 64 KiB), is skipped, counted in
 // Stats.Skipped and logged.
 //
 // A message whose acknowledgement does not come (a server restart, a lost connection)

@@ -32,11 +32,15 @@ func ShardOf(rawURL string, total int) (int, error) {
 	if total < 1 || total > MaxShards {
 		return 0, fmt.Errorf("cluster: shard count %d out of range 1..%d", total, MaxShards)
 	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return 0, fmt.Errorf("cluster: shard of URL: %w", err)
+	host, ok := quickHost(rawURL)
+	if !ok {
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			return 0, fmt.Errorf("cluster: shard of URL: %w", err)
+		}
+		host = u.Hostname()
 	}
-	domain, err := registeredDomain(u.Hostname())
+	domain, err := registeredDomain(host)
 	if err != nil {
 		return 0, fmt.Errorf("cluster: shard of URL %q: %w", rawURL, err)
 	}
@@ -46,6 +50,46 @@ func ShardOf(rawURL string, total int) (int, error) {
 }
 
 var errNoHost = errors.New("no host")
+
+// quickHost returns the host of an absolute URL whose authority is plain (lower-case
+// ASCII letters, digits, '.', '-', an optional numeric port), as url.Parse's Hostname
+// would, without parsing the rest. ok is false for anything else, which url.Parse
+// then handles.
+func quickHost(rawURL string) (host string, ok bool) {
+	i := strings.Index(rawURL, "://")
+	if i <= 0 {
+		return "", false
+	}
+	for j := 0; j < i; j++ {
+		if c := rawURL[j]; !('a' <= c && c <= 'z') {
+			return "", false
+		}
+	}
+	rest := rawURL[i+3:]
+	end := len(rest)
+	if k := strings.IndexAny(rest, "/?#"); k >= 0 {
+		end = k
+	}
+	auth := rest[:end]
+	colon := len(auth)
+	for k := 0; k < len(auth); k++ {
+		c := auth[k]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '.':
+			if colon < len(auth) && !('0' <= c && c <= '9') {
+				return "", false
+			}
+		case c == ':' && colon == len(auth):
+			colon = k
+		default:
+			return "", false
+		}
+	}
+	if colon == 0 {
+		return "", false
+	}
+	return auth[:colon], true
+}
 
 // registeredDomain returns the registered domain of host (see ShardOf).
 func registeredDomain(host string) (string, error) {

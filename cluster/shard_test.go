@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"hash/fnv"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,10 @@ func TestRegisteredDomain(t *testing.T) {
 		{"https://bücher.example/", "xn--bcher-kva.example"},
 		{"https://www.xn--bcher-kva.example/", "xn--bcher-kva.example"},
 		{"https://a..b/", "a..b"},
+		{"https://example.com", "example.com"},
+		{"https://example.com:443?q", "example.com"},
+		{"https://example.com#f", "example.com"},
+		{"https://Example.com/", "example.com"},
 	} {
 		for _, total := range []int{1, 7, 64, MaxShards} {
 			h := fnv.New64a()
@@ -189,5 +194,43 @@ func FuzzShardOf(f *testing.F) {
 		if s < 0 || s >= 64 {
 			t.Fatalf("ShardOf(%q) = %d", raw, s)
 		}
+		// The quick host agrees with url.Parse wherever both answer.
+		if host, ok := quickHost(raw); ok {
+			if u, err := url.Parse(raw); err == nil && u.Hostname() != host {
+				t.Fatalf("quickHost(%q) = %q, url.Parse says %q", raw, host, u.Hostname())
+			}
+		}
 	})
+}
+
+func TestQuickHost(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		host string
+		ok   bool
+	}{
+		{"https://www.example.com/a/b?c#d", "www.example.com", true},
+		{"http://example.com:8080", "example.com", true},
+		{"http://example.com:8080?x", "example.com", true},
+		{"http://127.0.0.1:80/", "127.0.0.1", true},
+		{"http://Example.com/", "", false},
+		{"http://u@example.com/", "", false},
+		{"http://[::1]/", "", false},
+		{"http://:80/", "", false},
+		{"http://a:8b/", "", false},
+		{"http://a:80:90/", "", false},
+		{"HTTP://a/", "", false},
+		{"//a/", "", false},
+		{"a", "", false},
+	} {
+		host, ok := quickHost(tc.in)
+		if host != tc.host || ok != tc.ok {
+			t.Errorf("quickHost(%q):\n\tgot %q, %v\n\twant %q, %v", tc.in, host, ok, tc.host, tc.ok)
+		}
+		if ok {
+			if u, err := url.Parse(tc.in); err != nil || u.Hostname() != host {
+				t.Errorf("quickHost(%q) = %q; url.Parse: %v, %v", tc.in, host, u, err)
+			}
+		}
+	}
 }
