@@ -44,6 +44,7 @@ type Config struct {
 	Extract    ExtractConfig    `yaml:"extract"`
 	Storage    StorageConfig    `yaml:"storage"`
 	Recrawl    RecrawlConfig    `yaml:"recrawl"`
+	Cluster    ClusterConfig    `yaml:"cluster"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
 	// the crawl runs; the final figures stay in the status file (StatusFile).
@@ -107,6 +108,53 @@ func (r *RecrawlConfig) validate(bad func(field string, value any, format string
 		return bad("recrawl.max_interval", r.MaxInterval, "must be at least recrawl.interval and recrawl.min_interval (%v)", max(r.Interval, r.MinInterval))
 	}
 	return nil
+}
+
+// ClusterConfig makes this process one of several that share a crawl through a NATS
+// JetStream server (README, "Several processes, one crawl"). The zero value, with no
+// URL, is a single-process crawl, which needs no NATS.
+type ClusterConfig struct {
+	// URL is the NATS server, or several comma-separated (nats://host:4222,
+	// tls://host:4222). Empty: single-process mode, and every other key is ignored.
+	URL string `yaml:"url"`
+	// Name is this process's name in the crawl, unique among its processes; it keys
+	// the process's state that `crawl status -cluster` shows. Letters, digits, '-'
+	// and '_'. Empty: the host name and the shards owned (such as
+	// "web1-shards-0-15"), the same at every restart.
+	Name string `yaml:"name"`
+	// Stream is the JetStream stream of this crawl (its subjects are
+	// STREAM.shard.N, its state bucket STREAM_state): two crawls sharing a NATS
+	// server need two names. Letters, digits, '-' and '_'. Default POLITECRAWL.
+	Stream string `yaml:"stream"`
+	// ShardCount is the number of shards of the crawl, fixed when its stream is
+	// created; every process must give the same. A URL's shard is a hash of its
+	// registered domain. Default 64.
+	ShardCount int `yaml:"shard_count"`
+	// Shards lists the shards this process owns, as ranges: "0-15", "16-31,40".
+	// Required with URL; every shard of the crawl must be owned by one process.
+	Shards string `yaml:"shards"`
+	// User and Password, or Token, or CredsFile (a NATS .creds file, with JWT and
+	// nkey seed) authenticate to the server. Empty: none.
+	User      string `yaml:"user"`
+	Password  string `yaml:"password"`
+	Token     string `yaml:"token"`
+	CredsFile string `yaml:"creds_file"`
+	// CAFile is a PEM file of CAs that sign the server's certificate (TLS); CertFile
+	// and KeyFile a client certificate, when the server asks for one. Empty: the
+	// system roots, no client certificate.
+	CAFile   string `yaml:"ca_file"`
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+	// Replicas is the number of copies JetStream keeps of the stream and the state
+	// bucket (a clustered NATS server); at creation only. Default 1.
+	Replicas int `yaml:"replicas"`
+	// AckWait is how long links delivered to this process may stay unacknowledged
+	// before JetStream delivers them again: after a crash, the restarted process gets
+	// the links it was taking in when it died after this long. Default 30s.
+	AckWait Duration `yaml:"ack_wait"`
+	// ReportEvery is how often this process writes its state (queue, rate, idle)
+	// for the others and checks whether the whole crawl has ended. Default 2s.
+	ReportEvery Duration `yaml:"report_every"`
 }
 
 // ScopeConfig keeps the crawl where its user wants it and out of traps.
@@ -334,6 +382,13 @@ func DefaultConfig() Config {
 			WARCMaxSize:   1 << 30,
 			WARCGzipLevel: 1,
 		},
+		Cluster: ClusterConfig{
+			Stream:      "POLITECRAWL",
+			ShardCount:  64,
+			Replicas:    1,
+			AckWait:     Duration(30 * time.Second),
+			ReportEvery: Duration(2 * time.Second),
+		},
 		LogLevel: "info",
 	}
 }
@@ -552,7 +607,7 @@ func (c *Config) Validate() error {
 	default:
 		return bad("log_level", c.LogLevel, "must be debug, info, warn or error")
 	}
-	return nil
+	return c.validateCluster(bad)
 }
 
 // validateUserAgent checks that ua starts with a product token of letters, '_' and '-'.

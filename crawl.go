@@ -72,6 +72,7 @@ type Crawler struct {
 	skipped  *storage.SkippedWriter
 	schedule *scheduleStore // schedule.db, with recrawl on; nil otherwise
 	counters *counters
+	member   *member // the crawl's other processes (cluster.url); nil: this process alone
 
 	started     time.Time
 	resumed     bool // the frontier held hosts when Run began: a previous run touched them
@@ -239,6 +240,17 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	if err := c.open(); err != nil {
 		return err
 	}
+	if c.cfg.Cluster.URL != "" {
+		if err := c.joinCluster(ctx); err != nil {
+			return err
+		}
+		// Runs before close: the frontier takes in hand-offs until then.
+		defer func() {
+			if lerr := c.leaveCluster(); lerr != nil && err == nil {
+				err = fmtErr("leaving the crawl", lerr)
+			}
+		}()
+	}
 	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
 		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
 	if c.cfg.Fetch.InsecureSkipVerify {
@@ -298,6 +310,9 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 	defer stopLeasing()
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
+	if c.member != nil {
+		defer context.AfterFunc(leaseCtx, c.member.stopLeasing)()
+	}
 
 	var (
 		wg       sync.WaitGroup
@@ -318,8 +333,14 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for {
+				gen := c.member.generation()
 				lease, err := c.front.Next(leaseCtx)
 				if err != nil {
+					// In a clustered crawl a done frontier waits for links from the
+					// other processes until the whole crawl has ended.
+					if errors.Is(err, frontier.ErrDone) && c.member.waitWork(leaseCtx, gen) {
+						continue
+					}
 					if !errors.Is(err, frontier.ErrDone) && leaseCtx.Err() == nil {
 						fail(fmt.Errorf("leasing a URL: %w", err))
 					}
@@ -485,6 +506,10 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 	entries := make([]frontier.Entry, 0, len(c.cfg.Seeds))
 	for _, s := range c.cfg.Seeds {
 		entries = append(entries, frontier.Entry{URL: s, Priority: prioritySeed, Kind: kindPage})
+	}
+	entries, err := c.handOff(ctx, entries) // in a cluster, seeds of other shards go to their owners
+	if err != nil {
+		return ctx.Err()
 	}
 	n, err := c.front.Add(ctx, entries...)
 	if err != nil {

@@ -261,6 +261,12 @@ func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request,
 
 // done finishes a lease, counting what the frontier accepted of its links.
 func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcome) error {
+	// In a cluster, links of other shards are handed to their owners, acknowledged
+	// before the lease is done; stopping first leaves the lease to the next start.
+	var err error
+	if o.Links, err = c.handOff(ctx, o.Links); err != nil {
+		return nil
+	}
 	c.refetchUnfinished(&o)
 	if o.Kind == frontier.Skipped {
 		c.counters.skip(o.Reason, 1)
@@ -516,8 +522,9 @@ func (c *Crawler) queueSitemaps(ctx context.Context, host string, rob *robots.En
 		}
 		entries = append(entries, frontier.Entry{URL: u, Priority: prioritySitemap, FoundOn: rob.URL, Kind: kindSitemap})
 	}
-	if len(entries) == 0 {
-		return nil
+	entries, err := c.handOff(ctx, entries)
+	if err != nil || len(entries) == 0 {
+		return nil // stopping, or every sitemap handed to another process
 	}
 	if _, err := c.front.Add(ctx, entries...); err != nil && ctx.Err() == nil {
 		return fmtErr("queueing the sitemaps of "+host, err)

@@ -34,6 +34,10 @@ type crawlFlags struct {
 	metrics      string
 	logLevel     string
 	progress     string
+	cluster      string
+	shards       string
+	shardCount   int
+	name         string
 }
 
 func (f *crawlFlags) register(fs *flag.FlagSet) {
@@ -50,6 +54,10 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.text, "text", false, "add page text to pages.jsonl (storage.text)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics on this `addr`ess (metrics_addr)")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (log_level)")
+	fs.StringVar(&f.cluster, "cluster", "", "share the crawl with other processes through this NATS `URL`, such as nats://127.0.0.1:4222 (cluster.url)")
+	fs.StringVar(&f.shards, "shards", "", "with -cluster: the shards this process owns, such as 0-15 (cluster.shards)")
+	fs.IntVar(&f.shardCount, "shard-count", 0, "with -cluster: shards of the whole crawl, the same in every process (cluster.shard_count; default 64)")
+	fs.StringVar(&f.name, "name", "", "with -cluster: this process's `name` in the crawl (cluster.name; default HOST-shards-SHARDS)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else a log line every 10s), line, log or none")
 }
 
@@ -84,6 +92,14 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *crawl.Config) {
 			cfg.MetricsAddr = f.metrics
 		case "log-level":
 			cfg.LogLevel = f.logLevel
+		case "cluster":
+			cfg.Cluster.URL = f.cluster
+		case "shards":
+			cfg.Cluster.Shards = f.shards
+		case "shard-count":
+			cfg.Cluster.ShardCount = f.shardCount
+		case "name":
+			cfg.Cluster.Name = f.name
 		}
 	})
 }

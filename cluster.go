@@ -1,0 +1,545 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/politecrawl/crawl/cluster"
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/frontier"
+)
+
+// This file makes a Crawler one process of a crawl shared through NATS JetStream
+// (DESIGN.md, "Beyond one machine"): the cluster section of the configuration, and the
+// engine's side of package cluster.
+
+var (
+	streamName  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	processName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+)
+
+// validateCluster checks the cluster section; bad builds the *ConfigError.
+func (c *Config) validateCluster(bad func(field string, value any, format string, args ...any) error) error {
+	k := c.Cluster
+	if strings.TrimSpace(k.URL) == "" {
+		if k.Shards != "" {
+			return bad("cluster.shards", k.Shards, "needs cluster.url (without it the crawl is one process, which owns everything)")
+		}
+		return nil
+	}
+	for _, one := range strings.Split(k.URL, ",") {
+		u, err := url.Parse(strings.TrimSpace(one))
+		if err != nil || u.Host == "" {
+			return bad("cluster.url", k.URL, "must be a NATS URL such as nats://127.0.0.1:4222, or several separated by commas")
+		}
+		switch u.Scheme {
+		case "nats", "tls", "ws", "wss":
+		default:
+			return bad("cluster.url", k.URL, "scheme must be nats, tls, ws or wss")
+		}
+	}
+	if k.ShardCount < 1 || k.ShardCount > maxShards {
+		return bad("cluster.shard_count", k.ShardCount, "must be between 1 and %d", maxShards)
+	}
+	if k.Shards == "" {
+		return bad("cluster.shards", k.Shards, "must list the shards this process owns, such as 0-15 (of 0-%d)", k.ShardCount-1)
+	}
+	if _, err := parseShards(k.Shards, k.ShardCount); err != nil {
+		return bad("cluster.shards", k.Shards, "%v", err)
+	}
+	if !streamName.MatchString(k.Stream) {
+		return bad("cluster.stream", k.Stream, "must be 1 to 64 letters, digits, '-' or '_'")
+	}
+	if k.Name != "" && !processName.MatchString(k.Name) {
+		return bad("cluster.name", k.Name, "must be 1 to 128 letters, digits, '-' or '_'")
+	}
+	switch {
+	case k.Token != "" && (k.User != "" || k.Password != ""):
+		return bad("cluster.token", "", "give a token or a user and password, not both")
+	case k.Password != "" && k.User == "":
+		return bad("cluster.password", "", "needs cluster.user")
+	case k.CredsFile != "" && (k.User != "" || k.Token != ""):
+		return bad("cluster.creds_file", k.CredsFile, "give a creds file, a token or a user and password, not two of them")
+	case (k.CertFile == "") != (k.KeyFile == ""):
+		return bad("cluster.cert_file", k.CertFile, "cluster.cert_file and cluster.key_file go together")
+	}
+	if k.Replicas < 1 || k.Replicas > 5 {
+		return bad("cluster.replicas", k.Replicas, "must be between 1 and 5")
+	}
+	if k.AckWait < Duration(time.Second) || k.AckWait > Duration(time.Hour) {
+		return bad("cluster.ack_wait", k.AckWait, "must be between 1s and 1h")
+	}
+	if k.ReportEvery < Duration(100*time.Millisecond) || k.ReportEvery > Duration(time.Minute) {
+		return bad("cluster.report_every", k.ReportEvery, "must be between 100ms and 1m")
+	}
+	return nil
+}
+
+// maxShards is the largest cluster.shard_count.
+const maxShards = 1 << 16
+
+// defaultName is a process's name when the configuration gives none: the host name and
+// the shards it owns, which stay the same when it restarts.
+func defaultName(shards string) string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "crawl"
+	}
+	name := host + "-shards-" + shards
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, name)
+}
+
+// parseShards is cluster.ParseShards.
+func parseShards(s string, total int) ([]int, error) { return cluster.ParseShards(s, total) }
+
+// clusterConfig converts the cluster section for package cluster.
+func (k ClusterConfig) clusterConfig() (cluster.Config, error) {
+	own, err := parseShards(k.Shards, k.ShardCount)
+	if err != nil {
+		return cluster.Config{}, err
+	}
+	name := k.Name
+	if name == "" {
+		name = defaultName(k.Shards)
+	}
+	return cluster.Config{
+		URL: k.URL, Name: name, Stream: k.Stream, Shards: k.ShardCount, Own: own,
+		User: k.User, Password: k.Password, Token: k.Token, CredsFile: k.CredsFile,
+		CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile, Replicas: k.Replicas,
+		AckWait: k.AckWait.d(),
+	}, nil
+}
+
+// member is the engine's side of a clustered crawl: what it hands off and takes in, and
+// whether it is idle. A Crawler without cluster.url has none.
+type member struct {
+	node   *cluster.Node
+	name   string
+	shards []int
+	every  time.Duration
+
+	gate     idleGate
+	finished chan struct{} // closed when the whole crawl has ended (Finished)
+	finish   sync.Once
+	stopped  chan struct{} // closed when this process stops leasing
+	stop     sync.Once
+
+	reportMu   sync.Mutex // one report at a time, so the last one written is the latest state
+	lastIdle   bool       // what the last report said
+	lastPages  int64
+	lastReport time.Time
+
+	cancel context.CancelFunc // ends Consume and the reporter
+	wg     sync.WaitGroup
+}
+
+// idleGate tells the workers when hand-offs may have brought work, and whether every
+// worker is waiting for some. gen moves at every intake; a worker that found the
+// frontier done waits for gen to move from what it was before it asked.
+type idleGate struct {
+	mu      sync.Mutex
+	gen     uint64
+	waiting int
+	moved   chan struct{} // closed when gen moves
+}
+
+func (g *idleGate) generation() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.gen
+}
+
+// bump records an intake and wakes the waiting workers.
+func (g *idleGate) bump() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.gen++
+	g.waiting = 0
+	if g.moved != nil {
+		close(g.moved)
+		g.moved = nil
+	}
+}
+
+// idle reports whether all workers wait for work.
+func (g *idleGate) idle(workers int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.waiting >= workers
+}
+
+// wait blocks until gen moves past gen0, done closes, or ctx ends; it reports
+// whether gen moved (the worker should ask the frontier again).
+func (g *idleGate) wait(ctx context.Context, gen0 uint64, done <-chan struct{}) bool {
+	g.mu.Lock()
+	if g.gen != gen0 {
+		g.mu.Unlock()
+		return true
+	}
+	g.waiting++
+	if g.moved == nil {
+		g.moved = make(chan struct{})
+	}
+	moved := g.moved
+	g.mu.Unlock()
+	var again bool
+	select {
+	case <-moved:
+		again = true
+	case <-done:
+	case <-ctx.Done():
+	}
+	g.mu.Lock()
+	if g.gen == gen0 {
+		g.waiting--
+	}
+	g.mu.Unlock()
+	return again
+}
+
+// generation is the gate's generation, 0 without a cluster.
+func (m *member) generation() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.gate.generation()
+}
+
+// waitWork is called by a worker whose frontier is done. Without a cluster it returns
+// false at once: the crawl is over. In a cluster the worker waits for links from other
+// processes (true: ask the frontier again) until the whole crawl has ended or ctx ends
+// (false).
+func (m *member) waitWork(ctx context.Context, gen uint64) bool {
+	if m == nil {
+		return false
+	}
+	return m.gate.wait(ctx, gen, m.finished)
+}
+
+// stopLeasing records that this process stops leasing: a hand-off that cannot be
+// published is then abandoned, and its lease fetched again at the next start.
+func (m *member) stopLeasing() { m.stop.Do(func() { close(m.stopped) }) }
+
+// errHandOffStopped says links were not handed off because the process is stopping.
+var errHandOffStopped = errors.New("hand-off abandoned: stopping")
+
+// joinCluster joins the crawl's cluster and starts taking in the links handed to this
+// process's shards, and reporting its state.
+func (c *Crawler) joinCluster(ctx context.Context) error {
+	cfg, err := c.cfg.Cluster.clusterConfig()
+	if err != nil {
+		return fmtErr("cluster", err)
+	}
+	cfg.Log = c.log
+	node, err := cluster.Join(ctx, cfg)
+	if err != nil {
+		return fmtErr("joining the crawl at "+cfg.URL, err)
+	}
+	m := &member{
+		node: node, name: cfg.Name, shards: cfg.Own, every: c.cfg.Cluster.ReportEvery.d(),
+		finished: make(chan struct{}), stopped: make(chan struct{}),
+	}
+	c.member = m
+	if err := c.report(ctx); err != nil {
+		c.log.Warn("cluster: state not reported", "err", err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	m.cancel = cancel
+	m.wg.Add(2)
+	go func() {
+		defer m.wg.Done()
+		c.consume(runCtx)
+	}()
+	go func() {
+		defer m.wg.Done()
+		c.reportLoop(runCtx)
+	}()
+	c.log.Info("joined the crawl", "nats", cfg.URL, "name", cfg.Name, "stream", cfg.Stream,
+		"shards", c.cfg.Cluster.Shards, "shard_count", cfg.Shards)
+	return nil
+}
+
+// leaveCluster stops taking in links, reports this process stopped (and idle when the
+// whole crawl ended) and closes the connection. The frontier is still open.
+func (c *Crawler) leaveCluster() error {
+	m := c.member
+	if m == nil {
+		return nil
+	}
+	m.stopLeasing()
+	m.cancel()
+	m.wg.Wait()
+	ended := false
+	select {
+	case <-m.finished:
+		ended = true
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st := c.clusterState()
+	st.Idle, st.Stopped = ended, true
+	if err := m.node.Report(ctx, st); err != nil {
+		c.log.Warn("cluster: last state not reported", "err", err)
+	}
+	return m.node.Close()
+}
+
+// consume takes in the links handed to this process's shards until ctx ends. A
+// failure of the connection is waited out: Consume starts again.
+func (c *Crawler) consume(ctx context.Context) {
+	for {
+		err := c.member.node.Consume(ctx, c.intake)
+		if ctx.Err() != nil {
+			return
+		}
+		c.log.Warn("cluster: taking in hand-offs failed; trying again", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// intake adds links handed off by other processes to the frontier and returns after its
+// commit. The links were checked against the scope where they were found; the owner
+// checks again, so that its own configuration decides what it fetches. Before it
+// returns, a process that said it was idle says it is not, so that no process sees the
+// crawl ended while these links wait.
+func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
+	entries := make([]frontier.Entry, 0, len(links))
+	for _, l := range links {
+		if l.Kind == kindPage {
+			if reason := c.scope.Check(l.URL, l.Depth); reason != extract.ReasonNone {
+				c.counters.skip(string(reason), 1)
+				c.log.Debug("handed-off link not followed", "url", l.URL, "reason", string(reason), "found_on", l.FoundOn)
+				continue
+			}
+		}
+		entries = append(entries, frontier.Entry{URL: l.URL, FoundOn: l.FoundOn, Depth: l.Depth,
+			Priority: l.Priority, Hops: l.Hops, Kind: l.Kind})
+	}
+	if _, err := c.front.Add(ctx, entries...); err != nil {
+		return fmtErr("adding handed-off links", err)
+	}
+	m := c.member
+	m.gate.bump()
+	m.reportMu.Lock()
+	wasIdle := m.lastIdle
+	m.reportMu.Unlock()
+	if wasIdle {
+		if err := c.report(ctx); err != nil {
+			// The ack waits: the links are redelivered, and the seen set drops them.
+			return fmtErr("reporting busy", err)
+		}
+	}
+	return nil
+}
+
+// handOff publishes the entries whose shard this process does not own and returns the
+// others. It returns once JetStream has acknowledged every published link, so that the
+// caller may then finish the lease that found them. A failure (the NATS server down) is
+// waited out until it passes, or until ctx ends or the process stops leasing
+// (errHandOffStopped).
+func (c *Crawler) handOff(ctx context.Context, entries []frontier.Entry) ([]frontier.Entry, error) {
+	m := c.member
+	if m == nil || len(entries) == 0 {
+		return entries, nil
+	}
+	owned := entries[:0:0]
+	var links []cluster.Link
+	for _, e := range entries {
+		own, _, err := m.node.Owns(e.URL)
+		if err != nil || own {
+			owned = append(owned, e) // a URL without a shard is fetched here
+			continue
+		}
+		links = append(links, cluster.Link{URL: e.URL, FoundOn: e.FoundOn, Depth: e.Depth,
+			Priority: e.Priority, Hops: e.Hops, Kind: e.Kind})
+	}
+	if len(links) == 0 {
+		return owned, nil
+	}
+	wait := 100 * time.Millisecond
+	for {
+		err := m.node.Publish(ctx, links)
+		if err == nil {
+			return owned, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errHandOffStopped
+		case <-m.stopped:
+			return nil, errHandOffStopped
+		default:
+		}
+		c.log.Warn("cluster: links not handed off; trying again", "links", len(links), "wait", wait.String(), "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, errHandOffStopped
+		case <-m.stopped:
+			return nil, errHandOffStopped
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// reportLoop reports this process's state every cluster.report_every and, while it is
+// idle, asks whether the whole crawl has ended.
+func (c *Crawler) reportLoop(ctx context.Context) {
+	m := c.member
+	tick := time.NewTicker(m.every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if err := c.report(ctx); err != nil {
+			if ctx.Err() == nil {
+				c.log.Warn("cluster: state not reported", "err", err)
+			}
+			continue
+		}
+		m.reportMu.Lock()
+		idle := m.lastIdle
+		m.reportMu.Unlock()
+		if !idle {
+			continue
+		}
+		done, err := m.node.Finished(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				c.log.Warn("cluster: could not tell whether the crawl has ended", "err", err)
+			}
+			continue
+		}
+		if done {
+			c.log.Info("every process of the crawl is idle and nothing is waiting in the stream: the crawl has ended")
+			m.finish.Do(func() { close(m.finished) })
+		}
+	}
+}
+
+// report writes this process's state for the other processes.
+func (c *Crawler) report(ctx context.Context) error {
+	m := c.member
+	m.reportMu.Lock()
+	defer m.reportMu.Unlock()
+	st := c.clusterState()
+	now := c.now()
+	if !m.lastReport.IsZero() {
+		if d := now.Sub(m.lastReport).Seconds(); d > 0 {
+			st.PagesPerSec = float64(st.Pages-m.lastPages) / d
+		}
+	}
+	if err := m.node.Report(ctx, st); err != nil {
+		return err
+	}
+	m.lastIdle, m.lastPages, m.lastReport = st.Idle, st.Pages, now
+	return nil
+}
+
+// clusterState is this process's state now; PagesPerSec is left to report.
+func (c *Crawler) clusterState() cluster.State {
+	m := c.member
+	st := c.front.Stats()
+	return cluster.State{
+		Name:   m.name,
+		Shards: m.shards,
+		Idle:   c.began.Load() && m.gate.idle(c.cfg.Workers),
+		Queued: st.Queued,
+		Leased: int64(st.Leased),
+		Pages:  c.counters.pages.Load(),
+		Errors: c.counters.errors.Load(),
+	}
+}
+
+// ClusterStatus is the state of a crawl shared through NATS, as `crawl status
+// -cluster` shows it.
+type ClusterStatus struct {
+	URL        string // the NATS server, without credentials
+	Stream     string
+	ShardCount int
+	Processes  []ProcessStatus // every process that has reported, by name
+	// Pending counts the links' messages waiting in the stream for their owner to take
+	// them; AckPending those delivered and not yet acknowledged (being added).
+	Pending, AckPending uint64
+	// Unowned lists the shards no process has claimed, as ranges ("" when none).
+	Unowned string
+}
+
+// ProcessStatus is what one process of a clustered crawl last reported.
+type ProcessStatus struct {
+	Name   string
+	Shards string // as ranges, such as 0-15
+	// State is busy, idle (waiting for links), finished (ended with the crawl) or
+	// stopped (ended before the crawl did: Ctrl-C or an error).
+	State                                      string
+	Queued, Leased, Pages, Published, Consumed int64
+	PagesPerSec                                float64
+	Updated                                    time.Time // when it reported
+}
+
+// ReadClusterStatus reads the state of the crawl that k names from its NATS server.
+func ReadClusterStatus(ctx context.Context, k ClusterConfig) (*ClusterStatus, error) {
+	cfg := cluster.Config{URL: k.URL, Stream: k.Stream, User: k.User, Password: k.Password, Token: k.Token,
+		CredsFile: k.CredsFile, CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile}
+	states, shards, err := cluster.Status(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	st := &ClusterStatus{URL: redactURL(k.URL), Stream: k.Stream, ShardCount: len(shards)}
+	var unowned []int
+	for _, sh := range shards {
+		st.Pending += sh.Pending
+		st.AckPending += sh.AckPending
+		if sh.Owner == "" {
+			unowned = append(unowned, sh.Shard)
+		}
+	}
+	st.Unowned = cluster.FormatShards(unowned)
+	for _, s := range states {
+		p := ProcessStatus{Name: s.Name, Shards: cluster.FormatShards(s.Shards), Queued: s.Queued, Leased: s.Leased,
+			Pages: s.Pages, Published: s.Published, Consumed: s.Consumed, PagesPerSec: s.PagesPerSec, Updated: s.Updated}
+		switch {
+		case s.Stopped && s.Idle:
+			p.State = "finished"
+		case s.Stopped:
+			p.State = "stopped"
+		case s.Idle:
+			p.State = "idle"
+		default:
+			p.State = "busy"
+		}
+		st.Processes = append(st.Processes, p)
+	}
+	return st, nil
+}
+
+// redactURL drops any user and password from a list of NATS URLs.
+func redactURL(urls string) string {
+	parts := strings.Split(urls, ",")
+	for i, p := range parts {
+		if u, err := url.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
+			u.User = nil
+			parts[i] = u.String()
+		}
+	}
+	return strings.Join(parts, ",")
+}
