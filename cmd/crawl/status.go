@@ -20,20 +20,29 @@ func init() {
 }
 
 func runStatus(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("status", "usage: crawl status [-data DIR] [-hosts N]\n\n"+
+	fs := m.flagSet("status", "usage: crawl status [-data DIR] [-hosts N]\n"+
+		"       crawl status -cluster nats://HOST:4222 [-stream NAME] [-config FILE]\n\n"+
 		"Shows what the frontier holds: queued, done, failed, skipped by reason, and\n"+
 		"the hosts waiting and why, after checking the whole database as the crawl\n"+
 		"would (a damaged one is refused). While a crawl runs (it holds the database),\n"+
 		"shows the figures it writes to "+crawl.StatusFile+" every few seconds instead,\n"+
-		"and how old they are.")
+		"and how old they are. With -cluster, shows every process of a crawl shared\n"+
+		"through NATS: its shards, queue, rate and state, and the links waiting in the\n"+
+		"stream for their owner.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
 	hosts := fs.Int("hosts", 20, "list at most this many hosts with URLs waiting")
+	natsURL := fs.String("cluster", "", "show the processes of the crawl shared through this NATS `URL`")
+	stream := fs.String("stream", "", "with -cluster: the crawl's stream `name` (cluster.stream; default POLITECRAWL)")
+	config := fs.String("config", "", "with -cluster: read the stream name and NATS credentials from this `file`'s cluster section")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef("status takes no arguments")
+	}
+	if *natsURL != "" || *config != "" {
+		return clusterStatus(ctx, m.Stdout, *config, *natsURL, *stream)
 	}
 	path := filepath.Join(*data, "frontier.db")
 	if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
