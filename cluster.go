@@ -44,8 +44,8 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 			return bad("cluster.url", k.URL, "scheme must be nats, tls, ws or wss")
 		}
 	}
-	if k.ShardCount < 1 || k.ShardCount > maxShards {
-		return bad("cluster.shard_count", k.ShardCount, "must be between 1 and %d", maxShards)
+	if k.ShardCount < 1 || k.ShardCount > cluster.MaxShards {
+		return bad("cluster.shard_count", k.ShardCount, "must be between 1 and %d", cluster.MaxShards)
 	}
 	if k.Shards == "" {
 		return bad("cluster.shards", k.Shards, "must list the shards this process owns, such as 0-15 (of 0-%d)", k.ShardCount-1)
@@ -80,9 +80,6 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 	}
 	return nil
 }
-
-// maxShards is the largest cluster.shard_count.
-const maxShards = 1 << 16
 
 // defaultName is a process's name when the configuration gives none: the host name and
 // the shards it owns, which stay the same when it restarts.
@@ -373,6 +370,17 @@ func (c *Crawler) handOff(ctx context.Context, entries []frontier.Entry) ([]fron
 	if len(links) == 0 {
 		return owned, nil
 	}
+	// Publish waits out a NATS server that is away until its ctx ends: end it when
+	// this process stops leasing too.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-m.stopped:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	wait := 100 * time.Millisecond
 	for {
 		err := m.node.Publish(ctx, links)
