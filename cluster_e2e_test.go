@@ -42,6 +42,7 @@ func clusterConfigs(farm *crawltest.Farm, dir, natsURL string, n int) []crawl.Co
 		cfg.Cluster.ShardCount = 16
 		cfg.Cluster.Shards = fmt.Sprintf("%d-%d", i*16/n, (i+1)*16/n-1)
 		cfg.Cluster.ReportEvery = crawl.Duration(100 * time.Millisecond)
+		cfg.Cluster.AckWait = crawl.Duration(time.Second) // a stopped process's undelivered links come back soon
 		cfgs = append(cfgs, cfg)
 	}
 	return cfgs
