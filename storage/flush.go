@@ -28,6 +28,15 @@ type flusher struct {
 	round  chan struct{} // closed when the running sync ends; nil: none runs
 	err    error         // sticky: after a failed fsync nothing is durable again
 	syncs  uint64        // fsyncs done by leaders
+	waits  uint64        // calls to wait: the durability waits writers went through
+}
+
+// SyncStats counts a writer's group commits: how many fsync rounds its leaders ran
+// and how many times a write waited for one. Waits divided by writes is the number
+// of durability waits a write goes through.
+type SyncStats struct {
+	Syncs uint64 // fsync rounds run by group-commit leaders
+	Waits uint64 // writes that waited for a round to make them durable
 }
 
 // wait returns once write seq is durable, or with the fsync error, or with
@@ -35,6 +44,15 @@ type flusher struct {
 // leader with no flusher lock held, tells what to sync; done is called after
 // that sync succeeded.
 func (fl *flusher) wait(ctx context.Context, seq uint64, prepare func() syncPoint, done func(syncPoint)) error {
+	fl.mu.Lock()
+	fl.waits++
+	fl.mu.Unlock()
+	return fl.await(ctx, seq, prepare, done)
+}
+
+// await is wait without counting a writer's wait: for a Group's leader, which
+// syncs a file on behalf of writes already counted.
+func (fl *flusher) await(ctx context.Context, seq uint64, prepare func() syncPoint, done func(syncPoint)) error {
 	for {
 		fl.mu.Lock()
 		if fl.synced >= seq {
@@ -106,6 +124,13 @@ func (fl *flusher) count() uint64 {
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	return fl.syncs
+}
+
+// stats returns the fsync rounds and the waits so far.
+func (fl *flusher) stats() SyncStats {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return SyncStats{Syncs: fl.syncs, Waits: fl.waits}
 }
 
 // durableSeq returns the number of the last write known durable.

@@ -221,6 +221,10 @@ func (p *PagesWriter) Write(ctx context.Context, pg *Page) error {
 	return p.file.append(ctx, append(line, '\n'))
 }
 
+// SyncStats returns the fsync rounds of the file's group commit and the writes
+// that waited for one.
+func (p *PagesWriter) SyncStats() SyncStats { return p.file.fl.stats() }
+
 // Close waits for writes in flight, then syncs and closes the file. Writes
 // after Close return ErrClosed; Close again returns nil.
 func (p *PagesWriter) Close() error { return p.file.close() }

@@ -128,6 +128,10 @@ func (w *SkippedWriter) Write(ctx context.Context, skips ...*Skip) error {
 	return w.file.append(ctx, buf)
 }
 
+// SyncStats returns the fsync rounds of the file's group commit and the writes that
+// waited for one.
+func (w *SkippedWriter) SyncStats() SyncStats { return w.file.fl.stats() }
+
 // Close waits for writes in flight, then syncs and closes the file. Writes after
 // Close return ErrClosed; Close again returns nil.
 func (w *SkippedWriter) Close() error { return w.file.close() }

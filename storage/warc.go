@@ -139,6 +139,9 @@ type Stats struct {
 	Sitemaps    int64  // exchanges of Kind "sitemap"
 	Bytes       int64  // compressed bytes written, warcinfo records included
 	Syncs       uint64 // fsyncs of group commit
+	// Waits counts the writes that waited for the WARC's group commit
+	// (WriteExchange, WriteMetadata).
+	Waits uint64
 }
 
 // WARCWriter writes WARC 1.1 files. It is safe for concurrent use by multiple
@@ -349,7 +352,8 @@ func (w *WARCWriter) Stats() Stats {
 	w.mu.Lock()
 	s := w.stats
 	w.mu.Unlock()
-	s.Syncs = w.fl.count()
+	fs := w.fl.stats()
+	s.Syncs, s.Waits = fs.Syncs, fs.Waits
 	return s
 }
 
