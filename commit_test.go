@@ -56,6 +56,7 @@ func TestOneStorageWaitPerPage(t *testing.T) {
 		"warc":          ws.Waits,
 		"pages.jsonl":   c.pages.SyncStats().Waits,
 		"skipped.jsonl": c.skipped.SyncStats().Waits,
+		"group":         c.commit.SyncStats().Waits,
 	}
 	var total uint64
 	for _, n := range waits {

@@ -71,6 +71,7 @@ type Crawler struct {
 	pages    *storage.PagesWriter
 	skipped  *storage.SkippedWriter
 	schedule *scheduleStore // schedule.db, with recrawl on; nil otherwise
+	commit   *storage.Group // a page's records and lines, durable in one wait (process.go)
 	counters *counters
 	member   *member // the crawl's other processes (cluster.url); nil: this process alone
 
@@ -440,12 +441,16 @@ func (c *Crawler) open() error {
 			return err
 		}
 	}
+	c.commit = storage.NewGroup(c.warc, c.pages, c.skipped)
 	return c.reportRepairs()
 }
 
 // close closes everything open re-entrantly, returning the first error.
 func (c *Crawler) close() error {
 	var errs []error
+	if c.commit != nil {
+		errs = append(errs, c.commit.Close()) // before the files it writes to
+	}
 	if c.schedule != nil {
 		errs = append(errs, c.schedule.Close())
 		c.schedule = nil

@@ -203,7 +203,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if !c.cfg.Storage.Text {
 		page.Text = ""
 	}
-	loc, err := c.warc.WriteExchange(ctx, ex)
+	// The records are written, not yet durable: writePage makes them durable with the
+	// page's lines, in one wait, before the lease is done.
+	loc, err := c.warc.Append(ctx, ex)
 	if err != nil {
 		return fmtErr("archiving "+l.URL, err)
 	}
@@ -212,10 +214,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("scheduling the refetch of "+l.URL, err)
 	}
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
-	if err := c.pages.Write(ctx, &page); err != nil {
-		return fmtErr("writing the pages.jsonl line of "+l.URL, err)
-	}
-	if err := c.writeSkips(ctx, skips...); err != nil {
+	if err := c.writePage(ctx, &page, skips); err != nil {
 		return err
 	}
 	return c.done(ctx, l, out)

@@ -58,16 +58,36 @@ func (c *Crawler) writeSkips(ctx context.Context, skips ...*storage.Skip) error 
 	if len(skips) == 0 {
 		return nil
 	}
-	for _, s := range skips {
-		c.log.Debug("not fetched", "url", s.URL, "reason", s.Reason, "detail", s.Detail, "found_on", s.FoundOn)
-	}
-	if err := c.skipped.Write(ctx, skips...); err != nil {
+	c.logSkips(skips)
+	if err := c.commit.Write(ctx, nil, skips...); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopping at once: the lease is requeued at the next Open
 		}
 		return fmtErr("recording URLs not fetched", err)
 	}
 	return nil
+}
+
+// writePage makes a page durable before its lease is done, in one wait: its WARC
+// records (written by Append), its pages.jsonl line and the skipped.jsonl lines of
+// the links it did not queue. The line reaches pages.jsonl only once the records are
+// on disk (storage.Group).
+func (c *Crawler) writePage(ctx context.Context, page *storage.Page, skips []*storage.Skip) error {
+	c.logSkips(skips)
+	if err := c.commit.Write(ctx, page, skips...); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopping at once: the lease is requeued at the next Open
+		}
+		return fmtErr("writing the pages.jsonl line of "+page.URL, err)
+	}
+	return nil
+}
+
+// logSkips writes a debug line in crawl.log for each skip.
+func (c *Crawler) logSkips(skips []*storage.Skip) {
+	for _, s := range skips {
+		c.log.Debug("not fetched", "url", s.URL, "reason", s.Reason, "detail", s.Detail, "found_on", s.FoundOn)
+	}
 }
 
 // lastAttempt reports whether a Retry outcome for l turns into Failed in the frontier

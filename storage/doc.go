@@ -17,6 +17,14 @@
 // opening the writer again detects it and cuts it off, so every record and every
 // line on disk is whole. A record written but not yet acknowledged when the
 // process died may be kept or cut; a record acknowledged is never lost.
+//
+// A crawler writes a page in one wait with a [Group]: [WARCWriter.Append] writes
+// the records without waiting, and [Group.Write] queues the page's pages.jsonl line
+// (and skipped.jsonl lines) and returns once all are durable. A round of the group
+// syncs the WARC file first and only then writes and syncs the lines, so no line is
+// ever on disk, synced or not, before the records it points at; the pages of a
+// round share its two fsyncs.
+//
 // [WARCWriter.Repairs] and [PagesWriter.Repair] say what was cut, for the log; a
 // last pages.jsonl line that lacks only its newline is kept. A new WARC file
 // appears only once its warcinfo record is whole (it is written under a

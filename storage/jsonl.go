@@ -73,6 +73,42 @@ func (j *jsonlFile) append(ctx context.Context, lines []byte) error {
 	}, func(syncPoint) {})
 }
 
+// writeSync writes lines, whole lines each ending in a newline, in one write and
+// syncs the file: for the leader of a Group's round, which has waited for the WARC
+// records the lines point at. It is no writer's wait and is not counted in fl.
+func (j *jsonlFile) writeSync(lines []byte) error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return ErrClosed
+	}
+	if j.err != nil {
+		err := j.err
+		j.mu.Unlock()
+		return err
+	}
+	j.writes.Add(1)
+	defer j.writes.Done()
+	if _, err := j.f.Write(lines); err != nil {
+		j.err = ioError("write", j.name, err)
+		j.fl.fail(j.err)
+		j.mu.Unlock()
+		return j.err
+	}
+	j.seq++
+	seq := j.seq
+	j.mu.Unlock()
+	if j.noSync {
+		return nil
+	}
+	// Through the file's own flusher, so that a round of append shares this sync.
+	return j.fl.await(context.Background(), seq, func() syncPoint {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		return syncPoint{seq: j.seq, f: j.f}
+	}, func(syncPoint) {})
+}
+
 // close waits for appends in flight, then syncs and closes the file. Appends after
 // close return ErrClosed; close again returns nil.
 func (j *jsonlFile) close() error {

@@ -403,6 +403,19 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // an error the records may or may not be on disk, never torn in a way a later
 // OpenWARC does not repair. It is safe for concurrent use.
 func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location, error) {
+	return w.writeExchange(ctx, ex, true)
+}
+
+// Append writes ex as WriteExchange does but returns once the records are written,
+// before they are durable: a Group's Write that follows it makes them durable with
+// the page's pages.jsonl line, in one wait. Until then a crash may lose them.
+func (w *WARCWriter) Append(ctx context.Context, ex *Exchange) (Location, error) {
+	return w.writeExchange(ctx, ex, false)
+}
+
+// writeExchange is WriteExchange, returning once the records are durable if wait
+// is set, once they are written if not.
+func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool) (Location, error) {
 	if err := ctx.Err(); err != nil {
 		return Location{}, err
 	}
@@ -561,7 +574,7 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 		capt = &pendingCapture{uri: ex.TargetURI, c: c}
 	}
 	ix.finish(reqLen, respLen)
-	file, off, err := w.commit(ctx, buf.Bytes(), loc.PayloadDigest, reg, capt, ix, func(s *Stats) {
+	file, off, err := w.commit(ctx, buf.Bytes(), wait, loc.PayloadDigest, reg, capt, ix, func(s *Stats) {
 		s.Requests++
 		if loc.NotModified {
 			s.NotModified++
@@ -593,9 +606,9 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 
 // commit appends data (whole gzip members) to the current file, starting a
 // new one first if data would take it past MaxFileSize, registers reg under
-// digest once written, and waits until data is durable. It returns the file
-// and the offset data starts at.
-func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg *pendingDigest, capt *pendingCapture, ix *indexLine, count func(*Stats)) (string, int64, error) {
+// digest once written, and, if wait is set, waits until data is durable. It
+// returns the file and the offset data starts at.
+func (w *WARCWriter) commit(ctx context.Context, data []byte, wait bool, digest string, reg *pendingDigest, capt *pendingCapture, ix *indexLine, count func(*Stats)) (string, int64, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -653,7 +666,7 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg
 	}
 	w.mu.Unlock()
 
-	if !w.opts.NoSync {
+	if wait && !w.opts.NoSync {
 		err := w.fl.wait(ctx, seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
 		if err != nil {
 			return "", 0, err
@@ -663,6 +676,19 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, digest string, reg
 		return "", 0, err
 	}
 	return name, off, nil
+}
+
+// syncWritten makes every record written so far durable, sharing a round with
+// the WARC's own group commit: for the leader of a Group's round, whose writes
+// were made by Append. Its wait is not counted in Stats.Waits.
+func (w *WARCWriter) syncWritten() error {
+	if w.opts.NoSync {
+		return nil
+	}
+	w.mu.Lock()
+	seq := w.seq
+	w.mu.Unlock()
+	return w.fl.await(context.Background(), seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
 }
 
 // syncPoint tells the group-commit leader what to sync.

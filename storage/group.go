@@ -1,0 +1,142 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Group makes what a page leaves on disk durable with one wait: the WARC records
+// written by WARCWriter.Append, the page's pages.jsonl line and its skipped.jsonl
+// lines. Pages queue their lines and wait; the leader of a round (group commit, as
+// each writer alone does) syncs the WARC file first, then writes every line queued
+// before the round in one write per file and syncs those files. A line therefore
+// reaches pages.jsonl, even the page cache, only once the records it points at are
+// on disk: a crash can lose records and lines, or lines alone, never records alone
+// with lines pointing at them. Every page of a round shares its fsyncs.
+//
+// Call Close before closing the writers. A Group is safe for concurrent use.
+type Group struct {
+	warc    *WARCWriter
+	pages   *jsonlFile
+	skipped *jsonlFile
+	fl      flusher
+
+	mu         sync.Mutex
+	seq        uint64 // Writes queued so far
+	pagesBuf   []byte // lines queued for pages.jsonl since the last round began
+	skippedBuf []byte // lines queued for skipped.jsonl since the last round began
+	closed     bool
+	afterWARC  func() // tests: runs in a round after the WARC sync, before the lines are written
+}
+
+// NewGroup returns a Group over the three writers, which stay usable on their own:
+// their own writes keep their own durability.
+func NewGroup(w *WARCWriter, pages *PagesWriter, skipped *SkippedWriter) *Group {
+	return &Group{warc: w, pages: pages.file, skipped: skipped.file}
+}
+
+// Write queues pg's pages.jsonl line (nil: none) and one skipped.jsonl line per
+// skip, and returns once they, and every WARC record Append wrote before the call,
+// are durable; or with an error, or ctx's error (the lines may still be written and
+// become durable). Writing nothing returns at once. It is safe for concurrent use.
+func (g *Group) Write(ctx context.Context, pg *Page, skips ...*Skip) error {
+	if pg == nil && len(skips) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var page, skipped []byte
+	if pg != nil {
+		line, err := pg.MarshalJSON()
+		if err != nil {
+			return fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
+		}
+		page = append(line, '\n')
+	}
+	for _, s := range skips {
+		line, err := s.MarshalJSON()
+		if err != nil {
+			return fmt.Errorf("storage: %w: skipped %s: %v", ErrInvalid, s.URL, err)
+		}
+		skipped = append(append(skipped, line...), '\n')
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return ErrClosed
+	}
+	g.pagesBuf = append(g.pagesBuf, page...)
+	g.skippedBuf = append(g.skippedBuf, skipped...)
+	g.seq++
+	seq := g.seq
+	g.mu.Unlock()
+	if err := g.fl.wait(ctx, seq, g.prepare, func(syncPoint) {}); err != nil {
+		return err
+	}
+	// Digests and captures made durable by the round go into the WARC's index, as
+	// after WriteExchange.
+	return g.warc.persist(persistBatch)
+}
+
+// prepare takes the lines queued so far into a round: its leader syncs them.
+func (g *Group) prepare() syncPoint {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := &groupRound{g: g, pages: g.pagesBuf, skipped: g.skippedBuf}
+	g.pagesBuf, g.skippedBuf = nil, nil
+	return syncPoint{seq: g.seq, f: r}
+}
+
+// groupRound is what one round of a Group makes durable, in order.
+type groupRound struct {
+	g              *Group
+	pages, skipped []byte
+}
+
+// Sync syncs the WARC file, then writes and syncs the lines. The pages.jsonl and
+// skipped.jsonl lines do not depend on each other: they are written in parallel.
+func (r *groupRound) Sync() error {
+	g := r.g
+	if err := g.warc.syncWritten(); err != nil {
+		return err
+	}
+	if g.afterWARC != nil {
+		g.afterWARC()
+	}
+	var skipErr error
+	var wg sync.WaitGroup
+	if len(r.skipped) > 0 {
+		wg.Go(func() { skipErr = g.skipped.writeSync(r.skipped) })
+	}
+	var err error
+	if len(r.pages) > 0 {
+		err = g.pages.writeSync(r.pages)
+	}
+	wg.Wait()
+	if err == nil {
+		err = skipErr
+	}
+	return err
+}
+
+// SyncStats returns the Group's rounds (each syncs the WARC file and the JSON-lines
+// files that got lines) and the Writes that waited for one.
+func (g *Group) SyncStats() SyncStats { return g.fl.stats() }
+
+// Close waits for the rounds in flight and makes the lines still queued durable
+// (those of Writes that gave up waiting). Writes after Close return ErrClosed;
+// Close again returns nil. It closes none of the writers.
+func (g *Group) Close() error {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil
+	}
+	g.closed = true
+	seq := g.seq
+	g.mu.Unlock()
+	// The error is a write's or a sync's, already naming the file and the package.
+	return g.fl.await(context.Background(), seq, g.prepare, func(syncPoint) {})
+}
