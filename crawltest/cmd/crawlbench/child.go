@@ -40,6 +40,7 @@ type crawlJob struct {
 	FarmAddr string
 	Workers  int
 	MinDelay time.Duration
+	MaxPages int // scope.max_pages; 0: none
 }
 
 // scaleJob opens a frontier built by the parent and measures it.

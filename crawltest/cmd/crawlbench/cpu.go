@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sync"
 	"time"
+
+	"github.com/politecrawl/crawl/frontier"
 
 	"github.com/politecrawl/crawl/frontier/workload"
 
@@ -51,15 +56,27 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 		return err
 	}
 	s := b.opts.size
+	dataDir := filepath.Join(b.dir, "cpu")
+	j := &job{Kind: "crawl", Profile: b.profilePath("cpu-crawler.pprof"),
+		Crawl: crawlJobFor(cf.farm, dataDir, b.opts.workers, noDelay)}
+	if q := b.opts.queued; q > 0 {
+		b.logf("cpu: queueing %d URLs over %d other hosts, none due during the crawl", q, s.scaleHosts)
+		bt, err := queueElsewhere(ctx, dataDir, scaleHostNames(s.scaleHosts), q, s.scaleBatch)
+		if err != nil {
+			return err
+		}
+		r.add("queued elsewhere", float64(q), fmtCount(int64(q)))
+		r.add("queued in", bt.time.Seconds(), fmtDuration(bt.time))
+		// The queued URLs are never done: the crawl ends at the farm's pages.
+		j.Crawl.MaxPages = cf.pages
+	}
 	b.logf("cpu: %d hosts × %d pages of %s with %d links, min_delay 1ns: the crawler",
 		s.cpuHosts, s.cpuPages, workload.FormatBytes(float64(s.cpuPageSize)), s.cpuLinks)
-	j := &job{Kind: "crawl", Profile: b.profilePath("cpu-crawler.pprof"),
-		Crawl: crawlJobFor(cf.farm, filepath.Join(b.dir, "cpu"), b.opts.workers, noDelay)}
 	eng, err := b.runChildJob(ctx, j)
 	if err != nil {
 		return err
 	}
-	if !eng.Complete {
+	if !eng.Complete && !(j.Crawl.MaxPages > 0 && eng.Pages == int64(cf.pages)) {
 		r.problem("crawl not complete: %s", eng.Summary)
 	}
 	rep := crawltest.Audit(cf.farm, crawltest.AuditOptions{Agent: agent, Tolerance: time.Millisecond, MinCoverage: 1})
@@ -96,10 +113,62 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 	if ceilRate > 0 {
 		ratio = engRate / ceilRate
 	}
-	r.goal("crawler/ceiling pages/s", ratio, fmt.Sprintf("%.2f", ratio), "≥ 0.60", ratio >= 0.6, !b.opts.short)
+	goal, want := 0.7, "≥ 0.70" // issue 14
+	if b.opts.queued > 0 {
+		goal, want = 0.6, "≥ 0.60" // with 10M URLs queued elsewhere
+	}
+	r.goal("crawler/ceiling pages/s", ratio, fmt.Sprintf("%.2f", ratio), want, ratio >= goal, !b.opts.short)
 	if ceilCPU > 0 {
 		r.add("crawler/ceiling pages/CPU-s", engCPU/ceilCPU, fmt.Sprintf("%.2f", engCPU/ceilCPU))
 	}
 	r.add("crawler peak RSS", float64(eng.PeakRSS), workload.FormatBytes(float64(eng.PeakRSS)))
 	return nil
+}
+
+// queueElsewhere fills the frontier of the crawl in dataDir with n URLs over hosts
+// (see buildFrontier) and makes none of those hosts ready for a year, so that a crawl
+// never leases them: they only make the frontier large.
+func queueElsewhere(ctx context.Context, dataDir string, hosts []string, n, batch int) (built, error) {
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return built{}, err
+	}
+	start := time.Now()
+	path := filepath.Join(dataDir, "frontier.db")
+	if _, err := buildFrontier(ctx, path, hosts, 0, n, batch); err != nil {
+		return built{}, err
+	}
+	f, err := frontier.Open(path, frontier.Options{})
+	if err != nil {
+		return built{}, err
+	}
+	later := time.Now().Add(365 * 24 * time.Hour)
+	work := make(chan string)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range 64 { // concurrent calls share the frontier's commits
+		wg.Go(func() {
+			for h := range work {
+				if err := f.SetHostReady(h, later); err != nil && !errors.Is(err, frontier.ErrUnknownHost) {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		})
+	}
+	for _, h := range hosts {
+		work <- h
+	}
+	close(work)
+	wg.Wait()
+	err = f.Close()
+	select {
+	case err = <-errs:
+	default:
+	}
+	if err != nil {
+		return built{}, err
+	}
+	return built{urls: n, time: time.Since(start), written: -1}, nil
 }

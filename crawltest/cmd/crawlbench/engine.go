@@ -31,6 +31,7 @@ func engineConfig(j *crawlJob) crawl.Config {
 	cfg.Seeds = j.Seeds
 	cfg.Workers = j.Workers
 	cfg.Politeness.MinDelay = crawl.Duration(j.MinDelay)
+	cfg.Scope.MaxPages = j.MaxPages
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = j.Resolve
 	return cfg

@@ -35,7 +35,10 @@
 // crawler, the ceiling, the frontier build and cycles, and a heap profile of the
 // frontier, to DIR; -scale-urls sets the scale sizes; -workers the crawler's workers;
 // -resume-delay gives the resume crawl a min_delay, so that the audit checks the
-// spacing of each host across the kill.
+// spacing of each host across the kill; -queued N first fills the cpu crawl's frontier
+// with N URLs over the scale scenario's hosts (none of them due during the crawl), and
+// the crawl then stops at max_pages, the farm's page count: the cost of a large
+// frontier to a crawl.
 //
 // -short runs every scenario at a small size and checks only that each completes and
 // that the politeness audit passes; it never judges a figure. The command exits with
@@ -91,7 +94,10 @@ type options struct {
 	workers   int
 	// resumeDelay is the resume scenario's min_delay; 0 means as the cpu scenario.
 	resumeDelay time.Duration
-	size        sizes
+	// queued is how many URLs on other hosts, not due, the cpu crawl's frontier holds
+	// before it starts; 0: none.
+	queued int
+	size   sizes
 }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
@@ -104,6 +110,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.profile, "profile", false, "write CPU profiles of the crawler, the ceiling and the frontier cycles, and a heap profile of the frontier, into -out")
 	fs.IntVar(&o.workers, "workers", 64, "crawler workers (the engine's default is 64); the ceiling uses as many")
 	scaleURLs := fs.String("scale-urls", "", "comma-separated frontier `sizes` the scale scenario grows to and measures in turn (default 1000000,10000000; -short 100000)")
+	fs.IntVar(&o.queued, "queued", 0, "before the cpu crawl, queue this many `URLs` over other hosts (the scale scenario's), none due during the crawl")
 	fs.DurationVar(&o.resumeDelay, "resume-delay", 0, "min_delay of the resume crawl, audited across the kill (default: none, as the cpu scenario)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -137,6 +144,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.resumeDelay < 0 {
 		return nil, fmt.Errorf("-resume-delay must not be negative: %w", errUsage)
+	}
+	if o.queued < 0 {
+		return nil, fmt.Errorf("-queued must not be negative: %w", errUsage)
 	}
 	if o.workers < 1 || o.workers > 10000 {
 		return nil, fmt.Errorf("-workers must be between 1 and 10000: %w", errUsage)
@@ -250,7 +260,7 @@ func (b *bench) close() {
 func (b *bench) run(ctx context.Context, name string) *result {
 	r := &result{Scenario: name}
 	timeout := b.opts.size.timeout
-	if name == "scale" {
+	if name == "scale" || name == "cpu" && b.opts.queued > 0 {
 		timeout = b.opts.size.scaleTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)

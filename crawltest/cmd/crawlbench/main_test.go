@@ -51,6 +51,7 @@ func TestArgs(t *testing.T) {
 		{"-scenario", ","},
 		{"-profile"},
 		{"-workers", "0"},
+		{"-queued", "-1"},
 		{"extra"},
 	} {
 		var out bytes.Buffer
