@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,9 +25,10 @@ const maxCheckErrors = 3
 func (f *Frontier) Check() error {
 	f.mu.Lock()
 	closed := f.closed
+	// A snapshot of the hosts, with their queue changes logged and not folded in.
 	ids := make(map[uint64]*host, len(f.hosts))
 	for _, h := range f.hosts {
-		ids[h.rec.id] = h
+		ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
 	}
 	staged := f.counters[cStaged]
 	f.mu.Unlock()
@@ -82,11 +84,21 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 		if _, _, err := decodeEntry(v); err != nil {
 			return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ids[id].name)
 		}
-		counted[id]++
+		if p, ok := ids[id].pend[string(k)]; !ok || p.val != nil {
+			counted[id]++ // not finished in the Done log
+		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	// URLs given back for later in the Done log and not folded in yet.
+	for id, h := range ids {
+		for k, p := range h.pend {
+			if p.val != nil && queue.Get([]byte(k)) == nil {
+				counted[id]++
+			}
+		}
 	}
 	for id, h := range ids {
 		if counted[id] != h.rec.queued {
@@ -115,7 +127,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 		var buf []prepared
 		err := b.ForEach(func(k, v []byte) error {
 			var err error
-			if buf, err = decodeStaged(buf[:0], v); err != nil || len(k) != 8 {
+			if buf, err = decodeRecord(buf[:0], v); err != nil || len(k) != 8 {
 				return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
 			}
 			links += int64(len(buf))

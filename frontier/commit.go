@@ -94,7 +94,7 @@ func (f *Frontier) commit(ops []*op) {
 				}
 			}
 			if b.shouldFold() {
-				if err := b.flushStaged(); err != nil {
+				if err := b.flushLog(); err != nil {
 					return err
 				}
 				if err := b.foldStep(); err != nil {
@@ -154,16 +154,34 @@ type batch struct {
 	newQueue []keyValue
 
 	stagedLinks []prepared // links that Done staged in this batch
-	folding     bool       // Flush or Next asked to fold the staged links in
+	folding     bool       // Flush or Next asked to fold the log in
+
+	// The Done log (donelog.go): queue changes not yet in a record, those written
+	// to this batch's record, those a fold applied (their records up to unpendLast),
+	// and how many records the fold took out of the log.
+	logOps     []logOp
+	newPend    int // keys logOps adds to the pending ones
+	logged     []loggedOp
+	logWritten int
+	unpend     []foldOp
+	unpendLast uint64
+	logDeleted int
 }
 
 type keyValue struct{ key, value []byte }
 
 // hostTx is a host's record inside a batch. h is nil for a host this batch creates.
+// A host's record is either written to the hosts bucket at the end of the batch
+// (direct) or, when only Done outcomes changed it, carried by the batch's log record
+// (logged and not direct).
 type hostTx struct {
-	h    *host
-	name string
-	rec  hostRecord
+	h       *host
+	name    string
+	rec     hostRecord
+	ops     map[string]pendOp // the queue changes this batch logged, by key
+	direct  bool
+	logged  bool
+	flushed bool // in the batch's log record
 }
 
 func (b *batch) begin(tx *bolt.Tx) {
@@ -179,10 +197,20 @@ func (b *batch) begin(tx *bolt.Tx) {
 	b.hostID = b.f.hostID
 }
 
-// host returns the batch's copy of a host's record, or nil if the host is unknown and
-// create is false. Only the committer goroutine writes f.hosts and host.rec, so it
-// reads them here without f.mu.
+// host returns the batch's copy of a host's record, to be written to the hosts
+// bucket, or nil if the host is unknown and create is false. Only the committer
+// goroutine writes f.hosts, host.rec and host.pend, so it reads them here without
+// f.mu.
 func (b *batch) host(name string, create bool) *hostTx {
+	ht := b.hostTx(name, create)
+	if ht != nil {
+		ht.direct = true
+	}
+	return ht
+}
+
+// hostTx is host without marking the record to be written: Done logs it.
+func (b *batch) hostTx(name string, create bool) *hostTx {
 	if ht := b.hosts[name]; ht != nil {
 		return ht
 	}
@@ -200,16 +228,25 @@ func (b *batch) host(name string, create bool) *hostTx {
 	return ht
 }
 
+// overlay returns the queue changes of ht not in the queue bucket.
+func (ht *hostTx) overlay() overlay {
+	o := overlay{ops: ht.ops}
+	if ht.h != nil {
+		o.pend = ht.h.pend
+	}
+	return o
+}
+
 // count adds d to a crawl-wide counter.
 func (b *batch) count(name string, d int64) { b.counters[name] += d }
 
 // counter returns a counter's value as of this point of the batch.
 func (b *batch) counter(name string) int64 { return b.f.counters[name] + b.counters[name] }
 
-// flush writes the staged links, the new URLs, the touched host records, the
+// flush writes the log record, the new URLs, the host records to write, the
 // counters and the sequences.
 func (b *batch) flush() error {
-	if err := b.flushStaged(); err != nil {
+	if err := b.flushLog(); err != nil {
 		return err
 	}
 	if err := b.putNew(); err != nil {
@@ -217,8 +254,10 @@ func (b *batch) flush() error {
 	}
 	// Host records too go in key order (see newSeen): an Add of many new hosts.
 	for _, name := range slices.Sorted(maps.Keys(b.hosts)) {
-		if err := b.hostsB.Put([]byte(name), b.hosts[name].rec.encode()); err != nil {
-			return err
+		if ht := b.hosts[name]; ht.direct {
+			if err := b.hostsB.Put([]byte(name), ht.rec.encode()); err != nil {
+				return err
+			}
 		}
 	}
 	for name, d := range b.counters {
@@ -265,6 +304,7 @@ func (b *batch) merge() {
 	for name, d := range b.counters {
 		f.counters[name] += d
 	}
+	f.logLen += b.logWritten - b.logDeleted
 	for _, ht := range b.hosts {
 		h := ht.h
 		if h == nil {
@@ -273,6 +313,37 @@ func (b *batch) merge() {
 		}
 		h.rec = ht.rec
 		h.dueHint = 0
+		switch {
+		case ht.direct && h.dirty:
+			h.dirty = false
+			delete(f.dirty, h)
+		case !ht.direct && ht.logged && !h.dirty:
+			h.dirty = true
+			f.dirty[h] = struct{}{}
+		}
 		f.fix(h)
+	}
+	for _, op := range b.logged {
+		h := op.ht.h
+		if h.pend == nil {
+			h.pend = make(map[string]pendOp)
+		}
+		if _, ok := h.pend[string(op.key)]; !ok {
+			f.pendN++
+		}
+		h.pend[string(op.key)] = pendOp{val: op.val, rec: op.rec}
+		if len(h.pend) >= hostPendMax {
+			f.hot = true
+		}
+	}
+	for _, op := range b.unpend {
+		h := op.h
+		if p, ok := h.pend[string(op.key)]; ok && p.rec <= b.unpendLast {
+			delete(h.pend, string(op.key))
+			f.pendN--
+			if len(h.pend) == 0 {
+				h.pend = nil
+			}
+		}
 	}
 }

@@ -50,7 +50,8 @@ func TestCrashChild(t *testing.T) {
 	}
 	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, even
 	// runs queue them at once.
-	opts := Options{MaxInFlightPerHost: 1 + run%2}
+	// Every run folds the Done log every 10 to 30 queue changes.
+	opts := Options{MaxInFlightPerHost: 1 + run%2, LogBatch: 10 + 10*(run%3)}
 	if run%2 == 1 {
 		opts.LinkBatch = 50 * (1 + run%3)
 		// Folds span many commits, so that kills land in the middle of them.

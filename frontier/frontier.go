@@ -76,6 +76,12 @@ type Options struct {
 	// and wrote 0.72 of the bytes, but a fold holds about 250 MB more memory
 	// (BENCHMARKS.md).
 	LinkBatch int
+	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
+	// skipped, retried or given back for later) are kept in the Done log before a
+	// fold writes them, sorted, into the queues and host records (see The Done log
+	// in the package documentation); each takes about 100 bytes of memory until
+	// then. 0 means 50,000.
+	LogBatch int
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
 	NoSync bool
@@ -125,6 +131,7 @@ type Frontier struct {
 	maxInFlight int
 	maxAttempts int
 	linkBatch   int // <= 0: no staging
+	logBatch    int
 
 	mu        sync.Mutex
 	hosts     map[string]*host
@@ -139,9 +146,13 @@ type Frontier struct {
 	roLeases  int  // lease records found by a read-only Open
 	folding   bool // a Next is folding the staged links in
 
-	// Owned by the committer goroutine.
-	fold        *foldState // the fold in progress, nil if none
-	foldPending bool       // the file records a fold in progress that fold does not hold yet
+	// Owned by the committer goroutine; written under mu.
+	fold        *foldState         // the fold in progress, nil if none
+	foldPending bool               // the file records a fold in progress that fold does not hold yet
+	dirty       map[*host]struct{} // hosts whose record is newer than the stored one
+	pendN       int                // queue changes logged and not folded in, all hosts
+	logLen      int                // records in the log (the staged bucket)
+	hot         bool               // a host has hostPendMax changes pending
 
 	// Owned by the committer goroutine; written under mu.
 	seq    uint64
@@ -208,6 +219,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 		wake:        make(chan struct{}),
 		counters:    make(map[string]int64),
 		parked:      make(map[string]string),
+		dirty:       make(map[*host]struct{}),
 	}
 	if f.now == nil {
 		f.now = time.Now
@@ -216,6 +228,10 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 		f.maxAttempts = 3
 	}
 	f.linkBatch = max(opts.LinkBatch, 0)
+	f.logBatch = opts.LogBatch
+	if f.logBatch <= 0 {
+		f.logBatch = defaultLogBatch
+	}
 	if err := f.load(path); err != nil {
 		db.Close()
 		return nil, err
@@ -288,18 +304,23 @@ func (f *Frontier) load(path string) error {
 		if err := f.loadMeta(meta); err != nil {
 			return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		}
-		ids := make(map[uint64]bool)
+		ids := make(map[uint64]*host)
 		err := tx.Bucket(bucketHosts).ForEach(func(k, v []byte) error {
 			rec, err := decodeHost(v)
-			if err != nil || ids[rec.id] || rec.id > f.hostID {
+			if err != nil || ids[rec.id] != nil || rec.id > f.hostID {
 				return fmt.Errorf("%w: %s: host record %q", ErrCorrupt, path, k)
 			}
-			ids[rec.id] = true
-			f.hosts[string(k)] = &host{name: string(k), rec: rec, index: -1}
+			h := &host{name: string(k), rec: rec, index: -1}
+			ids[rec.id] = h
+			f.hosts[h.name] = h
 			return nil
 		})
 		if err != nil {
 			return err
+		}
+		// The Done outcomes logged and not folded in yet.
+		if err := f.replay(tx, ids); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		}
 		leases := tx.Bucket(bucketLeases)
 		n := leases.Stats().KeyN

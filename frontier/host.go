@@ -16,34 +16,42 @@ type hostRecord struct {
 	errors   int64 // consecutive errors
 	later    int64 // of queued, the entries with a due time (given back by Refetch)
 	laterDue int64 // the earliest due time of those, Unix nanoseconds; 0 if none
+	// stamp is the key of the last Done log record that carried this host's record
+	// (0 if none): at Open, a logged record replaces the stored one only if its key
+	// is greater (see donelog.go).
+	stamp uint64
 }
 
 // hostVersion is the first byte of an encoded host record. Version 1 (format 2) had
-// no later and laterDue; decodeHost still reads it.
-const hostVersion = 2
+// no later and laterDue, version 2 no stamp; decodeHost still reads them.
+const hostVersion = 3
 
 func (r *hostRecord) encode() []byte {
-	b := make([]byte, 0, 1+9*binary.MaxVarintLen64)
+	return r.appendTo(make([]byte, 0, 1+10*binary.MaxVarintLen64))
+}
+
+func (r *hostRecord) appendTo(b []byte) []byte {
 	b = append(b, hostVersion)
 	b = binary.AppendUvarint(b, r.id)
 	b = binary.AppendVarint(b, r.ready)
 	for _, v := range [...]int64{r.queued, r.done, r.failed, r.skipped, r.errors, r.later} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
-	return binary.AppendVarint(b, r.laterDue)
+	b = binary.AppendVarint(b, r.laterDue)
+	return binary.AppendUvarint(b, r.stamp)
 }
 
 func decodeHost(b []byte) (hostRecord, error) {
 	rd := reader{b: b}
 	var r hostRecord
 	version := rd.byte()
-	if version != 1 && version != hostVersion {
+	if version < 1 || version > hostVersion {
 		return r, errCorrupt
 	}
 	r.id = rd.uvarint()
 	r.ready = rd.varint()
 	counts := []*int64{&r.queued, &r.done, &r.failed, &r.skipped, &r.errors}
-	if version == hostVersion {
+	if version >= 2 {
 		counts = append(counts, &r.later)
 	}
 	for _, p := range counts {
@@ -53,8 +61,11 @@ func decodeHost(b []byte) (hostRecord, error) {
 		}
 		*p = int64(v)
 	}
-	if version == hostVersion {
+	if version >= 2 {
 		r.laterDue = rd.varint()
+	}
+	if version >= 3 {
+		r.stamp = rd.uvarint()
 	}
 	if rd.err || len(rd.b) != 0 || r.id == 0 || r.later > r.queued || (r.later > 0) != (r.laterDue > 0) {
 		return hostRecord{}, errCorrupt
@@ -74,6 +85,14 @@ type host struct {
 	// found it to be after rec.laterDue (that entry is leased); 0 when not known.
 	dueHint int64
 	at      int64 // the heap's key: when the host may be leased next (see eligible)
+	// pend holds the queue changes of Done outcomes that are logged and not yet
+	// folded into the queue bucket, by queue key; nil when there are none. The
+	// committer writes it under f.mu; Next reads it under f.mu to see the queue as
+	// it is, and the committer reads it without (see batch.host).
+	pend map[string]pendOp
+	// dirty is set while rec is newer than the stored host record: the difference
+	// is in the Done log.
+	dirty bool
 }
 
 // available reports how many queued entries are not leased.

@@ -211,28 +211,21 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 func (f *Frontier) head(h *host, now int64) (*Lease, error) {
 	var first, later []byte
 	var firstVal, laterVal []byte
+	// The queue as it is: the bucket with the Done outcomes logged and not yet
+	// folded in applied over it, so that a URL finished in the log is never handed
+	// out again and a retried one comes with its new attempt count.
+	o := overlay{pend: h.pend}
 	err := f.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketQueue).Cursor()
+		q := tx.Bucket(bucketQueue)
+		id := h.rec.id
 		if h.availableNow() > 0 {
-			prefix, end := hostPrefix(h.rec.id), laterPrefix(h.rec.id)
-			for k, v := c.Seek(prefix); k != nil && bytes.Compare(k, end) < 0; k, v = c.Next() {
-				if !h.leasedKey(k) {
-					first, firstVal = bytes.Clone(k), bytes.Clone(v)
-					break
-				}
-			}
+			first, firstVal = o.first(q, hostPrefix(id), laterPrefix(id), h.leasedKey)
 			if first == nil {
 				return fmt.Errorf("%w: host %s counts %d URLs due at once but has none", ErrCorrupt, h.name, h.availableNow())
 			}
 		}
 		if h.availableLater() > 0 {
-			prefix := hostPrefix(h.rec.id)
-			for k, v := c.Seek(laterPrefix(h.rec.id)); bytes.HasPrefix(k, prefix); k, v = c.Next() {
-				if !h.leasedKey(k) {
-					later, laterVal = bytes.Clone(k), bytes.Clone(v)
-					break
-				}
-			}
+			later, laterVal = o.first(q, laterPrefix(id), hostEnd(id), h.leasedKey)
 			if later == nil {
 				return fmt.Errorf("%w: host %s counts %d URLs due later but has none", ErrCorrupt, h.name, h.availableLater())
 			}
@@ -336,7 +329,7 @@ func (f *Frontier) stopping() bool {
 
 // done applies a lease's outcome in the batch.
 func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) error {
-	ht := b.host(l.Host, false)
+	ht := b.hostTx(l.Host, false)
 	if ht == nil {
 		return fmt.Errorf("frontier: lease of unknown host %s", l.Host)
 	}
@@ -356,9 +349,7 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 			if o.RetryAt.After(ready) {
 				ready = o.RetryAt
 			}
-			if err := b.queue.Put(l.key, encodeEntry(&l.entry, attempts)); err != nil {
-				return err
-			}
+			b.logPut(ht, l.key, encodeEntry(&l.entry, attempts))
 		}
 	}
 	switch kind {
@@ -373,9 +364,7 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 		b.count(pSkipped+cutReason(why, "skipped"), 1)
 	}
 	if kind != Retry {
-		if err := b.queue.Delete(l.key); err != nil {
-			return err
-		}
+		b.logDelete(ht, l.key)
 		ht.rec.queued--
 		if l.later {
 			ht.rec.later--
@@ -384,14 +373,12 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 			b.seq++
 			due := max(o.Refetch.UnixNano(), 1)
 			k := queueKey(ht.rec.id, due, l.entry.Priority, l.entry.Depth, b.seq)
-			if err := b.queue.Put(k, encodeEntry(&l.entry, 0)); err != nil {
-				return err
-			}
+			b.logPut(ht, k, encodeEntry(&l.entry, 0))
 			ht.rec.queued++
 			ht.rec.later++
 		}
 		if l.later || !o.Refetch.IsZero() {
-			ht.rec.laterDue = b.firstDue(ht.rec.id)
+			ht.rec.laterDue = b.firstDue(ht)
 		}
 	}
 	if err := b.leases.Delete(l.key); err != nil {
@@ -418,9 +405,10 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 }
 
 // firstDue returns the earliest due time of the host's URLs with one, 0 if none.
-func (b *batch) firstDue(hostID uint64) int64 {
-	k, _ := b.queue.Cursor().Seek(laterPrefix(hostID))
-	if !bytes.HasPrefix(k, hostPrefix(hostID)) {
+func (b *batch) firstDue(ht *hostTx) int64 {
+	id := ht.rec.id
+	k, _ := ht.overlay().first(b.queue, laterPrefix(id), hostEnd(id), nil)
+	if k == nil {
 		return 0
 	}
 	return dueOf(k)

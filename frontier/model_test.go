@@ -89,14 +89,15 @@ type model struct {
 	seq      int
 	leases   map[*Lease]*mEntry
 	parked   map[string]string
-	staged   []mEntry // links found by Done and not yet folded in, with their sequence numbers
+	staged   []mEntry         // links found by Done and not yet folded in, with their sequence numbers
+	pend     map[*mEntry]bool // entries changed by a Done in the log, not yet folded in
 }
 
 func newModel(opts Options) *model {
 	return &model{
 		opts: opts, inFlight: max(opts.MaxInFlightPerHost, 1),
 		hosts: map[string]*mHost{}, seen: map[string]bool{}, counters: map[string]int64{},
-		leases: map[*Lease]*mEntry{}, parked: map[string]string{},
+		leases: map[*Lease]*mEntry{}, parked: map[string]string{}, pend: map[*mEntry]bool{},
 	}
 }
 
@@ -208,6 +209,7 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 		if attempts >= cmp.Or(m.opts.MaxAttempts, 3) {
 			kind, why = Failed, cmp.Or(why, "attempts")
 		} else {
+			m.pend[e] = true
 			e.attempts = attempts
 			if !o.RetryAt.IsZero() && o.RetryAt.UnixNano() > ready {
 				ready = o.RetryAt.UnixNano()
@@ -226,11 +228,14 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 		m.counters[pSkipped+cmp.Or(why, "skipped")]++
 	}
 	if kind != Retry {
+		m.pend[e] = true
 		h.queue = slices.DeleteFunc(h.queue, func(x *mEntry) bool { return x == e })
 		h.later = slices.DeleteFunc(h.later, func(x *mEntry) bool { return x == e })
 		if !o.Refetch.IsZero() {
 			m.seq++
-			h.later = append(h.later, &mEntry{e: e.e, seq: m.seq, due: max(o.Refetch.UnixNano(), 1)})
+			again := &mEntry{e: e.e, seq: m.seq, due: max(o.Refetch.UnixNano(), 1)}
+			m.pend[again] = true
+			h.later = append(h.later, again)
 			slices.SortStableFunc(h.later, func(a, b *mEntry) int { return cmp.Or(cmp.Compare(a.due, b.due), byRank(a, b)) })
 		}
 	}
@@ -241,19 +246,16 @@ func (m *model) done(l *Lease, o Outcome, now int64) {
 		h.errors = 0
 	}
 	h.ready = ready
-	if m.opts.LinkBatch <= 0 {
-		for _, link := range o.Links {
-			m.add(link)
-		}
-		return
-	}
 	for _, link := range o.Links {
-		if !m.refuse(link) {
+		if m.opts.LinkBatch <= 0 {
+			m.add(link)
+		} else if !m.refuse(link) {
 			m.seq++
 			m.staged = append(m.staged, mEntry{e: link, seq: m.seq})
 		}
 	}
-	if len(m.staged) >= m.opts.LinkBatch {
+	// A fold, of the staged links and the log, once either reaches its batch.
+	if m.opts.LinkBatch > 0 && len(m.staged) >= m.opts.LinkBatch || len(m.pend) >= cmp.Or(m.opts.LogBatch, defaultLogBatch) {
 		m.fold()
 	}
 }
@@ -271,6 +273,7 @@ func (m *model) fold() {
 		m.addSeq(e.e, e.seq)
 	}
 	m.staged = nil
+	clear(m.pend)
 }
 
 // requeue is Requeue of one entry.
@@ -366,8 +369,10 @@ func TestModel(t *testing.T) {
 		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40},
 		{MaxDone: 12, MaxInFlightPerHost: 2},
 		{MaxDone: 20, LinkBatch: 4},
+		{LogBatch: 3},
+		{LogBatch: 5, LinkBatch: 4, MaxInFlightPerHost: 2},
 	}
-	for seed := range uint64(20) {
+	for seed := range uint64(27) {
 		opts := optionSets[seed%uint64(len(optionSets))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { runModel(t, seed, opts, 400) })
 	}

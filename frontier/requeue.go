@@ -1,7 +1,6 @@
 package frontier
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 )
@@ -79,14 +78,14 @@ func (b *batch) requeue(p *prepared, queued map[string]map[string]bool) (bool, e
 // queuedURLs returns the URLs in the queue of a host, due now or later.
 func (b *batch) queuedURLs(ht *hostTx) (map[string]bool, error) {
 	urls := make(map[string]bool)
-	prefix := hostPrefix(ht.rec.id)
-	c := b.queue.Cursor()
-	for k, v := c.Seek(prefix); bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	id := ht.rec.id
+	err := ht.overlay().each(b.queue, hostPrefix(id), hostEnd(id), func(k, v []byte) error {
 		e, _, err := decodeEntry(v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ht.name)
+			return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ht.name)
 		}
 		urls[e.URL] = true
-	}
-	return urls, nil
+		return nil
+	})
+	return urls, err
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -47,12 +49,27 @@ var (
 const stagedVersion = 0
 
 // foldState is a fold in progress: the links of the staged records up to last,
-// sorted by seen key, of which the first pos are queued.
+// sorted by seen key, of which the first pos are queued; then the queue changes
+// those records logged, by key, of which the first opPos are applied; then the
+// dirty host records, by name, of which the first hostPos are written.
 type foldState struct {
-	last  []byte
-	links []prepared
-	pos   int
+	last    []byte
+	lastKey uint64
+	links   []prepared
+	pos     int
+	ops     []foldOp
+	opPos   int
+	hosts   []*host
+	hostPos int
+	phase   int
 }
+
+// The phases of a fold.
+const (
+	phaseLinks = iota
+	phaseOps
+	phaseHosts
+)
 
 // stage keeps p's link for the batch's staged record.
 func (b *batch) stage(p *prepared) {
@@ -77,14 +94,19 @@ func appendStaged(dst []byte, p *prepared) []byte {
 // decodeStaged appends the links of a staged record to dst. It returns errCorrupt for
 // anything flushStaged cannot have produced, now or before sequence numbers.
 func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
-	r := reader{b: rec}
 	withSeq := len(rec) > 0 && rec[0] == stagedVersion
 	if withSeq {
-		r.b = r.b[1:]
-		if len(r.b) == 0 {
+		rec = rec[1:]
+		if len(rec) == 0 {
 			return dst, errCorrupt
 		}
 	}
+	return decodeStagedLinks(dst, rec, withSeq)
+}
+
+// decodeStagedLinks appends the links encoded in b by appendStaged to dst.
+func decodeStagedLinks(dst []prepared, b []byte, withSeq bool) ([]prepared, error) {
+	r := reader{b: b}
 	for len(r.b) > 0 && !r.err {
 		var p prepared
 		p.host = r.bytes()
@@ -111,30 +133,17 @@ func decodeStaged(dst []prepared, rec []byte) ([]prepared, error) {
 	return dst, nil
 }
 
-// shouldFold reports whether this batch folds staged links in.
+// shouldFold reports whether this batch folds the log in.
 func (b *batch) shouldFold() bool {
-	if b.f.fold != nil || b.f.foldPending {
+	f := b.f
+	if f.fold != nil || f.foldPending {
 		return true
 	}
-	n := b.counter(cStaged)
-	if n == 0 {
-		return false
+	staged := b.counter(cStaged)
+	if b.folding {
+		return staged > 0 || f.logLen > 0 || len(b.logOps) > 0
 	}
-	return b.folding || b.f.linkBatch > 0 && n >= int64(b.f.linkBatch)
-}
-
-// flushStaged writes the batch's staged links as one record.
-func (b *batch) flushStaged() error {
-	if len(b.stagedLinks) == 0 {
-		return nil
-	}
-	rec := []byte{stagedVersion}
-	for i := range b.stagedLinks {
-		rec = appendStaged(rec, &b.stagedLinks[i])
-	}
-	b.stagedLinks = b.stagedLinks[:0]
-	b.seq++
-	return b.staged.Put(binary.BigEndian.AppendUint64(nil, b.seq), rec)
+	return f.linkBatch > 0 && staged >= int64(f.linkBatch) || f.pendN+b.newPend >= f.logBatch || f.hot
 }
 
 // foldNodes bounds the B+tree nodes one commit of a fold may rewrite, so that its
@@ -155,8 +164,8 @@ func nodeCount(tx *bolt.Tx) int64 {
 	return s.GetNodeCount()
 }
 
-// foldStep queues the next chunk of the fold in progress, starting one if there is
-// none, until this transaction has rewritten foldNodes nodes or the fold is over.
+// foldStep goes on with the fold in progress, starting one if there is none, until
+// this transaction has rewritten foldNodes nodes or the fold is over.
 func (b *batch) foldStep() error {
 	f := b.f
 	if f.fold == nil {
@@ -165,29 +174,111 @@ func (b *batch) foldStep() error {
 		}
 	}
 	fs := f.fold
-	var err error
-	fs.pos, _, err = b.addRun(fs.links, fs.pos, func(n int) error {
-		b.count(cStaged, -int64(n))
-		if b.counter(cStaged) < 0 {
-			return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
+	start := nodeCount(b.tx)
+	full := func() bool { return nodeCount(b.tx)-start >= foldNodes }
+	if fs.phase == phaseLinks {
+		var err error
+		fs.pos, _, err = b.addRun(fs.links, fs.pos, func(n int) error {
+			b.count(cStaged, -int64(n))
+			if b.counter(cStaged) < 0 {
+				return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if fs.pos < len(fs.links) {
 		v := binary.AppendUvarint(bytes.Clone(fs.last), uint64(fs.pos))
-		return b.meta.Put(keyFold, v)
+		if err := b.meta.Put(keyFold, v); err != nil {
+			return err
+		}
+		if fs.pos < len(fs.links) {
+			return nil
+		}
+		// The rest of the fold is redone whole after a crash: applying a change
+		// again changes nothing.
+		fs.links, fs.phase = nil, phaseOps
+		fs.ops = b.foldOps(fs.lastKey)
+	}
+	if fs.phase == phaseOps {
+		for fs.opPos < len(fs.ops) && !full() {
+			end := min(fs.opPos+foldCheck, len(fs.ops))
+			for _, op := range fs.ops[fs.opPos:end] {
+				var err error
+				if op.val == nil {
+					err = b.queue.Delete(op.key)
+				} else {
+					err = b.queue.Put(op.key, op.val)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			b.unpend = append(b.unpend, fs.ops[fs.opPos:end]...)
+			b.unpendLast = fs.lastKey
+			fs.opPos = end
+		}
+		if fs.opPos < len(fs.ops) {
+			return nil
+		}
+		fs.ops, fs.phase = nil, phaseHosts
+		// The dirty hosts, and those this batch logged: its record is one of the fold's.
+		dirty := maps.Clone(f.dirty)
+		for _, ht := range b.hosts {
+			if ht.logged && ht.h != nil {
+				dirty[ht.h] = struct{}{}
+			}
+		}
+		fs.hosts = slices.SortedFunc(maps.Keys(dirty), func(x, y *host) int { return strings.Compare(x.name, y.name) })
+	}
+	for fs.hostPos < len(fs.hosts) && !full() {
+		end := min(fs.hostPos+foldCheck, len(fs.hosts))
+		for _, h := range fs.hosts[fs.hostPos:end] {
+			ht := b.host(h.name, false)
+			if err := b.hostsB.Put([]byte(h.name), ht.rec.encode()); err != nil {
+				return err
+			}
+		}
+		fs.hostPos = end
+	}
+	if fs.hostPos < len(fs.hosts) {
+		return nil
 	}
 	c := b.staged.Cursor()
 	for k, _ := c.First(); k != nil && bytes.Compare(k, fs.last) <= 0; k, _ = c.First() {
 		if err := c.Delete(); err != nil {
 			return err
 		}
+		b.logDeleted++
 	}
 	f.fold = nil
 	return b.meta.Delete(keyFold)
+}
+
+// foldOp is a queue change a fold applies.
+type foldOp struct {
+	h        *host
+	key, val []byte // val nil: delete
+}
+
+// foldOps returns the queue changes logged by the records up to last, sorted by key:
+// those committed and those of this batch, whose record is one of them. A key
+// changed again by a later record is left for the fold of that one.
+func (b *batch) foldOps(last uint64) []foldOp {
+	ops := make(map[string]foldOp)
+	for _, h := range b.f.hosts {
+		for k, p := range h.pend {
+			if p.rec <= last {
+				ops[k] = foldOp{h: h, key: []byte(k), val: p.val}
+			}
+		}
+	}
+	for _, op := range b.logged {
+		if op.rec <= last {
+			ops[string(op.key)] = foldOp{h: op.ht.h, key: op.key, val: op.val}
+		}
+	}
+	return slices.SortedFunc(maps.Values(ops), func(x, y foldOp) int { return bytes.Compare(x.key, y.key) })
 }
 
 // addRun adds ps[pos:], sorted by seen key, until this transaction has rewritten
@@ -246,7 +337,7 @@ func (b *batch) startFold() error {
 			break
 		}
 		var err error
-		if links, err = decodeStaged(links, v); err != nil {
+		if links, err = decodeRecord(links, v); err != nil || len(k) != 8 {
 			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
 		}
 		lastKey = k
@@ -254,7 +345,7 @@ func (b *batch) startFold() error {
 	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(len(links))) {
 		return fmt.Errorf("%w: fold record %x does not match the staged records", ErrCorrupt, resume)
 	}
-	if len(links) == 0 {
+	if lastKey == nil {
 		// Nothing is staged; a counter that says otherwise would make Flush loop.
 		if n := b.counter(cStaged); n != 0 {
 			return fmt.Errorf("%w: no links staged, counter says %d", ErrCorrupt, n)
@@ -262,23 +353,23 @@ func (b *batch) startFold() error {
 		return nil
 	}
 	sortBySeen(links)
-	f.fold = &foldState{last: bytes.Clone(lastKey), links: links, pos: int(pos)}
+	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), links: links, pos: int(pos)}
 	return nil
 }
 
-// Flush folds all the staged links into the queues now, in as many commits as that
-// takes, and returns once they are committed. Next folds by itself before it would
-// wait or end the crawl; Flush is for callers that want Stats to count every link
-// found so far as queued or as a duplicate.
+// Flush folds the whole log into the queues and host records now, in as many
+// commits as that takes, and returns once they are committed. Next folds by itself
+// before it would wait or end the crawl; Flush is for callers that want Stats to
+// count every link found so far as queued or as a duplicate.
 func (f *Frontier) Flush(ctx context.Context) error {
 	for {
 		if err := f.foldOnce(ctx); err != nil {
 			return err
 		}
 		f.mu.Lock()
-		left := f.counters[cStaged]
+		left := f.counters[cStaged] > 0 || f.logLen > 0
 		f.mu.Unlock()
-		if left == 0 {
+		if !left {
 			return nil
 		}
 	}

@@ -1,0 +1,339 @@
+package frontier
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The Done log. Done does not rewrite its host's record and its queue's head page: it
+// logs what changed, in the transaction that finishes the lease, as part of the one
+// record its commit appends to the staged bucket (whose keys only grow, so the write
+// touches the rightmost leaf and its branch). A log record holds:
+//
+//   - the records of the hosts whose outcomes it logs, as they are after the commit,
+//     each stamped with the record's key;
+//   - the queue changes: a finished, failed or skipped URL's key to delete, a retried
+//     URL's key to put again with its new attempt count, a refetched URL's new key;
+//   - the links staged by the commit (see stage.go), if any.
+//
+// Every change is absolute (a value to put, a key to delete, a whole host record), so
+// applying a record again changes nothing: a fold cut by a crash is redone from its
+// records, which leave the log only with the fold's last commit. A host record written
+// to the hosts bucket carries the key of the last log record that held the host; at
+// Open a logged record replaces it only if its key is greater.
+//
+// Until a fold writes them, the changes live in memory too: the host records in
+// host.rec (marked dirty), the queue changes in host.pend, which Next reads over the
+// queue bucket so that a URL finished in the log is never handed out again and a
+// retried one comes back with its new attempt count. A fold applies the queue changes
+// of its records sorted by key and writes the dirty host records sorted by name, over
+// as many commits as keep each to foldNodes rewritten nodes, after its staged links.
+
+// logVersion is the first byte of a log record; staged records (links only) start
+// with stagedVersion or, before that, a host's length.
+const logVersion = 1
+
+// pendOp is a logged queue change not yet folded in: the value to put, or nil to
+// delete, and the key of the log record that made it (0 inside the batch making it).
+type pendOp struct {
+	val []byte
+	rec uint64
+}
+
+// logOp is a queue change of a batch, for its log record.
+type logOp struct {
+	ht       *hostTx
+	key, val []byte // val nil: delete
+}
+
+// Folding triggers. A fold starts once logBatch queue changes are pending (or
+// LinkBatch links are staged), or once one host has hostPendMax of them, since Next
+// reads over a host's pending changes to find its head.
+const (
+	defaultLogBatch = 50_000
+	hostPendMax     = 512
+)
+
+// logPut and logDelete record a queue change of a Done in the batch.
+func (b *batch) logPut(ht *hostTx, key, val []byte) { b.logChange(ht, key, val) }
+
+func (b *batch) logDelete(ht *hostTx, key []byte) { b.logChange(ht, key, nil) }
+
+func (b *batch) logChange(ht *hostTx, key, val []byte) {
+	if ht.ops == nil {
+		ht.ops = make(map[string]pendOp)
+	}
+	if _, ok := ht.overlay().get(key); !ok {
+		b.newPend++
+	}
+	ht.ops[string(key)] = pendOp{val: val}
+	ht.logged = true
+	b.logOps = append(b.logOps, logOp{ht: ht, key: key, val: val})
+}
+
+// flushLog appends the batch's log record, if it has anything to log: the logged
+// hosts not written to the hosts bucket by this batch, the queue changes and the
+// staged links.
+func (b *batch) flushLog() error {
+	var hosts []*hostTx
+	for _, ht := range b.hosts {
+		if ht.logged && !ht.direct && !ht.flushed {
+			hosts = append(hosts, ht)
+		}
+	}
+	if len(hosts) == 0 && len(b.logOps) == 0 && len(b.stagedLinks) == 0 {
+		return nil
+	}
+	b.seq++
+	key := b.seq
+	if len(hosts) == 0 && len(b.logOps) == 0 {
+		rec := []byte{stagedVersion}
+		for i := range b.stagedLinks {
+			rec = appendStaged(rec, &b.stagedLinks[i])
+		}
+		b.stagedLinks = b.stagedLinks[:0]
+		b.logWritten++
+		return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+	}
+	rec := []byte{logVersion}
+	rec = binary.AppendUvarint(rec, uint64(len(hosts)))
+	for _, ht := range hosts {
+		ht.rec.stamp = key
+		ht.flushed = true
+		rec = binary.AppendUvarint(rec, uint64(len(ht.name)))
+		rec = append(rec, ht.name...)
+		enc := ht.rec.encode()
+		rec = binary.AppendUvarint(rec, uint64(len(enc)))
+		rec = append(rec, enc...)
+	}
+	rec = binary.AppendUvarint(rec, uint64(len(b.logOps)))
+	for _, op := range b.logOps {
+		rec = append(rec, op.key...)
+		if op.val == nil {
+			rec = append(rec, 0)
+			continue
+		}
+		rec = binary.AppendUvarint(rec, uint64(len(op.val))+1)
+		rec = append(rec, op.val...)
+	}
+	for i := range b.stagedLinks {
+		rec = appendStaged(rec, &b.stagedLinks[i])
+	}
+	b.stagedLinks = b.stagedLinks[:0]
+	for _, op := range b.logOps {
+		b.logged = append(b.logged, loggedOp{logOp: op, rec: key})
+	}
+	b.logOps = b.logOps[:0]
+	b.logWritten++
+	return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+}
+
+// loggedOp is a queue change written to a log record with key rec.
+type loggedOp struct {
+	logOp
+	rec uint64
+}
+
+// logHost is a host record in a log record.
+type logHost struct {
+	name string
+	rec  hostRecord
+}
+
+// decodeLog splits a log record into its host records and queue changes, and
+// returns the rest: the staged links, as decodeStaged reads them after a
+// stagedVersion byte. It returns errCorrupt for anything flushLog cannot have
+// produced. The returned slices alias rec.
+func decodeLog(rec []byte) (hosts []logHost, ops []logOp, links []byte, err error) {
+	r := reader{b: rec}
+	if r.byte() != logVersion {
+		return nil, nil, nil, errCorrupt
+	}
+	n := r.uvarint()
+	for i := uint64(0); i < n && !r.err; i++ {
+		name := r.bytes()
+		hr, err := decodeHost([]byte(r.bytes()))
+		if err != nil || name == "" {
+			return nil, nil, nil, errCorrupt
+		}
+		hosts = append(hosts, logHost{name: name, rec: hr})
+	}
+	n = r.uvarint()
+	for i := uint64(0); i < n && !r.err; i++ {
+		if len(r.b) < keySize {
+			return nil, nil, nil, errCorrupt
+		}
+		op := logOp{key: r.b[:keySize:keySize]}
+		r.b = r.b[keySize:]
+		switch l := r.uvarint(); {
+		case r.err:
+		case l == 0:
+		case l-1 > uint64(len(r.b)):
+			r.err = true
+		default:
+			op.val = r.b[: l-1 : l-1]
+			r.b = r.b[l-1:]
+			if _, _, err := decodeEntry(op.val); err != nil {
+				return nil, nil, nil, errCorrupt
+			}
+		}
+		ops = append(ops, op)
+	}
+	if r.err {
+		return nil, nil, nil, errCorrupt
+	}
+	return hosts, ops, r.b, nil
+}
+
+// decodeRecord appends the staged links of a record of the staged bucket, log
+// record or not, to dst.
+func decodeRecord(dst []prepared, rec []byte) ([]prepared, error) {
+	if len(rec) == 0 || rec[0] != logVersion {
+		return decodeStaged(dst, rec)
+	}
+	_, _, links, err := decodeLog(rec)
+	if err != nil || len(links) == 0 {
+		return dst, err
+	}
+	return decodeStagedLinks(dst, links, true)
+}
+
+// replay reads the log at Open: host records newer than the stored ones replace them
+// (rec.stamp says which is newer), and the queue changes not folded in yet go to the
+// hosts' pend. ids maps host ids to hosts.
+func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
+	b := tx.Bucket(bucketStaged)
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		f.logLen++
+		if len(v) == 0 || v[0] != logVersion {
+			continue
+		}
+		if len(k) != 8 {
+			return fmt.Errorf("log record %x", k)
+		}
+		key := binary.BigEndian.Uint64(k)
+		hosts, ops, _, err := decodeLog(v)
+		if err != nil {
+			return fmt.Errorf("log record %x", k)
+		}
+		for _, lh := range hosts {
+			h := f.hosts[lh.name]
+			if h == nil || h.rec.id != lh.rec.id {
+				return fmt.Errorf("log record %x: host %s", k, lh.name)
+			}
+			if key > h.rec.stamp {
+				h.rec = lh.rec
+				h.rec.stamp = key
+				h.dirty = true
+			}
+		}
+		for _, op := range ops {
+			h := ids[hostIDOf(op.key)]
+			if h == nil {
+				return fmt.Errorf("log record %x: queue key %x of no known host", k, op.key)
+			}
+			if h.pend == nil {
+				h.pend = make(map[string]pendOp)
+			}
+			h.pend[string(op.key)] = pendOp{val: bytes.Clone(op.val), rec: key}
+		}
+	}
+	for _, h := range f.hosts {
+		if h.dirty {
+			f.dirty[h] = struct{}{}
+		}
+		f.pendN += len(h.pend)
+	}
+	return nil
+}
+
+// overlay is a host's queue changes that the queue bucket does not have yet: those
+// logged by earlier commits and not folded (pend) and, inside a batch, the batch's
+// own (ops), which come after them.
+type overlay struct{ pend, ops map[string]pendOp }
+
+func (o overlay) get(k []byte) (pendOp, bool) {
+	if p, ok := o.ops[string(k)]; ok {
+		return p, true
+	}
+	p, ok := o.pend[string(k)]
+	return p, ok
+}
+
+// first returns the first key in [from, to) of the queue as it is with the changes
+// applied, and its value, skipping the keys skip reports (nil: none). The slices
+// returned are the caller's.
+func (o overlay) first(q *bolt.Bucket, from, to []byte, skip func([]byte) bool) (key, val []byte) {
+	c := q.Cursor()
+	for k, v := c.Seek(from); k != nil && bytes.Compare(k, to) < 0; k, v = c.Next() {
+		if p, ok := o.get(k); ok {
+			if p.val == nil {
+				continue
+			}
+			v = p.val
+		}
+		if skip == nil || !skip(k) {
+			key, val = bytes.Clone(k), bytes.Clone(v)
+			break
+		}
+	}
+	for _, m := range [...]map[string]pendOp{o.pend, o.ops} {
+		for k := range m {
+			if k < string(from) || k >= string(to) || key != nil && k >= string(key) {
+				continue
+			}
+			if p, _ := o.get([]byte(k)); p.val != nil && (skip == nil || !skip([]byte(k))) {
+				key, val = []byte(k), bytes.Clone(p.val)
+			}
+		}
+	}
+	return key, val
+}
+
+// each calls fn with every key in [from, to) of the queue as it is with the changes
+// applied, and its value: first those of the bucket in key order, then those only in
+// the changes.
+func (o overlay) each(q *bolt.Bucket, from, to []byte, fn func(k, v []byte) error) error {
+	c := q.Cursor()
+	for k, v := c.Seek(from); k != nil && bytes.Compare(k, to) < 0; k, v = c.Next() {
+		if p, ok := o.get(k); ok {
+			if p.val == nil {
+				continue
+			}
+			v = p.val
+		}
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	visit := func(k string) error {
+		p, _ := o.get([]byte(k))
+		if p.val == nil || k < string(from) || k >= string(to) || q.Get([]byte(k)) != nil {
+			return nil
+		}
+		return fn([]byte(k), p.val)
+	}
+	for k := range o.pend {
+		if _, ok := o.ops[k]; !ok {
+			if err := visit(k); err != nil {
+				return err
+			}
+		}
+	}
+	for k := range o.ops {
+		if err := visit(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostEnd is the first queue key after every key of the host.
+func hostEnd(hostID uint64) []byte { return hostPrefix(hostID + 1) }
