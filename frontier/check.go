@@ -140,7 +140,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	// A fold under way has queued the first of its links, still in their records.
 	if v := tx.Bucket(bucketMeta).Get(keyFold); v != nil {
 		pos, n := binary.Uvarint(v[min(8, len(v)):])
-		if len(v) < 8 || n <= 0 || 8+n != len(v) {
+		if len(v) < 8 || n <= 0 || 8+n != len(v) && 8+n+keySize != len(v) {
 			return fmt.Errorf("%w: fold record %x", ErrCorrupt, v)
 		}
 		links -= int64(pos)

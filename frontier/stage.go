@@ -59,6 +59,7 @@ type foldState struct {
 	pos     int
 	ops     []foldOp
 	opPos   int
+	opKey   []byte // the last queue change applied, when the file records it
 	hosts   []*host
 	hostPos int
 	phase   int
@@ -174,6 +175,8 @@ func (b *batch) foldStep() error {
 		}
 	}
 	fs := f.fold
+	// Each step takes at least one group of changes, so that a fold cut after every
+	// commit still ends.
 	start := nodeCount(b.tx)
 	full := func() bool { return nodeCount(b.tx)-start >= foldNodes }
 	if fs.phase == phaseLinks {
@@ -199,9 +202,19 @@ func (b *batch) foldStep() error {
 		// again changes nothing.
 		fs.links, fs.phase = nil, phaseOps
 		fs.ops = b.foldOps(fs.lastKey)
+		if fs.opKey != nil {
+			// Those up to opKey were applied before a crash.
+			i, found := slices.BinarySearchFunc(fs.ops, fs.opKey, func(op foldOp, k []byte) int { return bytes.Compare(op.key, k) })
+			if found {
+				i++
+			}
+			fs.opPos = i
+			b.unpend = append(b.unpend, fs.ops[:i]...)
+			b.unpendLast = fs.lastKey
+		}
 	}
 	if fs.phase == phaseOps {
-		for fs.opPos < len(fs.ops) && !full() {
+		for i := 0; fs.opPos < len(fs.ops) && (i == 0 || !full()); i++ {
 			end := min(fs.opPos+foldCheck, len(fs.ops))
 			for _, op := range fs.ops[fs.opPos:end] {
 				var err error
@@ -218,6 +231,14 @@ func (b *batch) foldStep() error {
 			b.unpendLast = fs.lastKey
 			fs.opPos = end
 		}
+		// Recorded so that the next Open goes on from here. (The host records
+		// need no mark: those written are no longer older than the log.)
+		if fs.opPos > 0 {
+			v := binary.AppendUvarint(bytes.Clone(fs.last), uint64(fs.pos))
+			if err := b.meta.Put(keyFold, append(v, fs.ops[fs.opPos-1].key...)); err != nil {
+				return err
+			}
+		}
 		if fs.opPos < len(fs.ops) {
 			return nil
 		}
@@ -231,7 +252,7 @@ func (b *batch) foldStep() error {
 		}
 		fs.hosts = slices.SortedFunc(maps.Keys(dirty), func(x, y *host) int { return strings.Compare(x.name, y.name) })
 	}
-	for fs.hostPos < len(fs.hosts) && !full() {
+	for i := 0; fs.hostPos < len(fs.hosts) && (i == 0 || !full()); i++ {
 		end := min(fs.hostPos+foldCheck, len(fs.hosts))
 		for _, h := range fs.hosts[fs.hostPos:end] {
 			ht := b.host(h.name, false)
@@ -315,7 +336,7 @@ func (b *batch) addRun(ps []prepared, pos int, before func(n int) error) (next, 
 // records as in progress, and sorts their links.
 func (b *batch) startFold() error {
 	f := b.f
-	var last []byte
+	var last, opKey []byte
 	pos := uint64(0)
 	resume := b.meta.Get(keyFold)
 	if resume != nil {
@@ -324,9 +345,10 @@ func (b *batch) startFold() error {
 		}
 		var n int
 		last = resume[:8]
-		if pos, n = binary.Uvarint(resume[8:]); n <= 0 || 8+n != len(resume) {
+		if pos, n = binary.Uvarint(resume[8:]); n <= 0 || 8+n != len(resume) && 8+n+keySize != len(resume) {
 			return fmt.Errorf("%w: fold record %x", ErrCorrupt, resume)
 		}
+		opKey = bytes.Clone(resume[8+n:])
 	}
 	f.foldPending = false
 	var links []prepared
@@ -353,7 +375,7 @@ func (b *batch) startFold() error {
 		return nil
 	}
 	sortBySeen(links)
-	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), links: links, pos: int(pos)}
+	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), links: links, pos: int(pos), opKey: opKey}
 	return nil
 }
 

@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if c.child != "" {
+		if path := os.Getenv("FRONTIERBENCH_CPUPROFILE"); path != "" && c.child == "frontier" {
+			out, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(out); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
 		var r *result
 		switch c.child {
 		case "frontier":
@@ -212,7 +223,9 @@ type result struct {
 	RSSFile     int64         // RssFile after Open or Build: the mapped file's pages
 	Cycles      int64
 	CycleTime   time.Duration
-	Written     int64  // bytes written during the cycles
+	Written     int64 // bytes written during the cycles, the flush included
+	FlushTime   time.Duration
+	FlushWrite  int64  // bytes written by the flush at the end of the cycles
 	HeapEnd     uint64 // after the cycles, after GC
 	PeakEnd     int64  // VmHWM after the cycles
 	AnonEnd     int64  // RssAnon after the cycles
@@ -370,9 +383,11 @@ func cycles(ctx context.Context, c *config, r *result,
 	if first != nil {
 		return first
 	}
+	flushStart, flushWritten := time.Now(), procstat.BytesWritten()
 	if err := flush(); err != nil {
 		return err
 	}
+	r.FlushTime, r.FlushWrite = time.Since(flushStart), procstat.BytesWritten()-flushWritten
 	r.CycleTime = time.Since(start)
 	r.Written = procstat.BytesWritten() - written
 	r.Cycles = n.Load()
@@ -415,6 +430,8 @@ func printTable(w io.Writer, size int, f, m *result) {
 	row("build in memory (Add of every URL)", 0, float64(m.Build), secs)
 	row("Next/Done+30 links cycles/s", rate(f), rate(m), count)
 	row("bytes written per cycle", float64(f.Written)/float64(max(f.Cycles, 1)), 0, workload.FormatBytes)
+	row("of which by the flush at the end", float64(f.FlushWrite)/float64(max(f.Cycles, 1)), 0, workload.FormatBytes)
+	row("flush at the end", float64(f.FlushTime), 0, secs)
 	row("Go heap in use after the cycles, after GC", float64(f.HeapEnd), float64(m.HeapEnd), workload.FormatBytes)
 	row("peak RSS (VmHWM) after the cycles", float64(f.PeakEnd), float64(m.PeakEnd), workload.FormatBytes)
 	row("RssAnon after the cycles", float64(f.AnonEnd), float64(m.AnonEnd), workload.FormatBytes)
