@@ -25,12 +25,15 @@
 //   - leases: the queue keys leased and not yet finished; Open returns them to their
 //     queues (at-least-once);
 //   - robots: cached robots.txt data by authority, opaque to this package;
-//   - staged: the links found by Done and not yet queued, one record per commit under
-//     a growing sequence number (see The batched path below).
+//   - staged: the Done log, one record per commit under a growing sequence number:
+//     the outcomes of Done not yet written to the hosts and queue3 buckets, and the
+//     links found by Done and not yet queued (see The Done log and The batched path
+//     below).
 //
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
-// keyed by the time each may be leased next; it keeps nothing per URL but the links
-// of a fold in progress (see The batched path). bbolt maps the file with 1 GiB of
+// keyed by the time each may be leased next; it keeps nothing per URL but the queue
+// changes logged and not yet folded in (at most about Options.LogBatch of them) and
+// the links of a fold in progress (see The batched path). bbolt maps the file with 1 GiB of
 // address space from the start and grows it 4 MiB at a time: a remap, at every
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. Mapped pages count in the resident set only once read.
@@ -58,6 +61,37 @@
 // If a commit fails the Frontier stops: every later call returns that error, and the
 // next Open starts again from the last committed state.
 //
+// # The Done log
+//
+// Done rewrites no page of the hosts or queue3 trees: in the transaction that
+// finishes the lease it appends one record to the end of the staged bucket (keys
+// only grow, so only the rightmost leaf and its branch are rewritten), one record per
+// group commit, holding the records of the hosts whose outcomes it carries, as they
+// are after the commit and stamped with the record's key, the queue changes (the key
+// of a URL finished, failed or skipped, to delete; a retried URL's key with its new
+// attempt count; a refetched URL's new key, due later) and the links it staged. When
+// Done returns, all of that is durable.
+//
+// Until a fold writes them, the changes are also held in memory: the host records in
+// the hosts' state, the queue changes per host, which Next reads over the queue3
+// bucket, so that a URL finished in the log is never handed out again and a retried
+// one comes back with its attempt count. Once Options.LogBatch queue changes are
+// pending (50,000 by default), or one host has 512 of them (Next reads over a host's
+// pending changes to find its head), or LinkBatch links are staged, a fold takes the
+// records of the log from the first, up to a bound on their links, and writes them
+// over as many commits as keep each to a bounded number of rewritten nodes: first the
+// staged links (The batched path), then the queue changes sorted by key, then the
+// hosts' records sorted by name; its records leave the log with its last commit.
+//
+// Every change in the log is absolute (a value to put, a key to delete, a whole host
+// record), so writing a record twice changes nothing: a fold cut by a crash is redone
+// from its records. The meta key "fold" records how far the fold went (its last
+// record, the links queued, the last queue change written) so that a fold cut at each
+// of its commits still ends. A host record in the hosts bucket carries the key of the
+// last log record that held that host; Open reads the log, takes a logged host record
+// only if its key is greater, and keeps the queue changes in memory again, and the
+// next fold writes them.
+//
 // # The batched path
 //
 // A page's links land all over the seen, queue and hosts trees, and bbolt rewrites a
@@ -74,11 +108,10 @@
 //
 //   - An Add of more than 4,096 entries (a seed file, a sitemap, URLs from another
 //     process) takes that path at once and returns when the last chunk is committed.
-//   - With Options.LinkBatch set, Done writes a page's links as one record at the end
-//     of the staged bucket (keys only grow, so the write touches the rightmost leaf)
-//     in the transaction that finishes the lease, and once LinkBatch links are staged
-//     a fold takes the staged records (up to twice LinkBatch links, at least 100,000)
-//     and merges them, a chunk per commit. The meta key "fold" records the fold's last
+//   - With Options.LinkBatch set, Done writes a page's links into its log record
+//     rather than queue them, and once LinkBatch links are staged a fold takes the
+//     log's records (up to twice LinkBatch links, at least 100,000) and merges their
+//     links, a chunk per commit, before their other changes. The meta key "fold" records the fold's last
 //     record and how many of its sorted links are queued, so a fold cut by a crash
 //     goes on where it stopped; its records leave the staged bucket with its last
 //     chunk. Staged links are durable, but they are not leased, counted as added or
