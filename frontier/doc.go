@@ -111,12 +111,11 @@
 //   - With Options.LinkBatch set, Done writes a page's links into its log record
 //     rather than queue them, and once LinkBatch links are staged a fold takes the
 //     log's records (up to twice LinkBatch links, at least 100,000) and merges their
-//     links, a chunk per commit, before their other changes. The meta key "fold" records the fold's last
-//     record and how many of its sorted links are queued, so a fold cut by a crash
-//     goes on where it stopped; its records leave the staged bucket with its last
-//     chunk. Staged links are durable, but they are not leased, counted as added or
-//     duplicates, or held to limits until folded in; Stats.Staged counts them. Next
-//     folds rather than wait for a host or end the crawl, and Flush folds on demand.
+//     links, a chunk per commit, before their other changes (see The Done log for
+//     how a fold cut by a crash goes on where it stopped). Staged links are durable,
+//     but they are not leased, counted as added or duplicates, or held to limits
+//     until folded in; Stats.Staged counts them. Next folds rather than wait for a
+//     host or end the crawl, and Flush folds on demand.
 //
 // Each URL gets its queue sequence number before the sort (when staged, or in the
 // order given to Add), so a host's URLs keep their order; duplicates and limits
