@@ -26,6 +26,8 @@ type Capture struct {
 	// RecordID, Date and URI name the record that holds the payload: the
 	// response record itself, or the record an identical-payload-digest
 	// revisit referred to. Date is a WARC-Date ("2006-01-02T15:04:05Z").
+	// RecordID is empty when that record is known from a CDXJ index only
+	// (ImportDedup).
 	RecordID, Date, URI string
 	// Fetched is when the capture was fetched (WARC-Date of its own record).
 	Fetched time.Time
@@ -84,7 +86,7 @@ func encodeCapture(c *Capture) []byte {
 // no capture (the refetch is then unconditional).
 func decodeCapture(v []byte) (Capture, bool) {
 	parts := strings.Split(string(v), "\n")
-	if len(parts) != 6 || parts[0] == "" {
+	if len(parts) != 6 || parts[1] == "" || parts[2] == "" {
 		return Capture{}, false
 	}
 	fetched, err := time.Parse(time.RFC3339Nano, parts[3])

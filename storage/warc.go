@@ -516,9 +516,12 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		if loc.NotModified {
 			profile = revisitNotModified
 		}
+		fields = append(fields, field{"WARC-Profile", profile})
+		if ref.ID != "" {
+			// Empty for a record known from a CDXJ index only (ImportDedup).
+			fields = append(fields, field{"WARC-Refers-To", ref.ID})
+		}
 		fields = append(fields,
-			field{"WARC-Profile", profile},
-			field{"WARC-Refers-To", ref.ID},
 			field{"WARC-Refers-To-Target-URI", ref.URI},
 			field{"WARC-Refers-To-Date", ref.Date})
 	}
