@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,15 @@ type Config struct {
 	Storage    StorageConfig    `yaml:"storage"`
 	Recrawl    RecrawlConfig    `yaml:"recrawl"`
 	Cluster    ClusterConfig    `yaml:"cluster"`
+
+	// DedupFrom names earlier crawls to deduplicate against: a data directory (its
+	// digests.db, or its warc/*.cdxj when there is none), a digests.db file, a CDXJ
+	// file, or a directory of CDXJ files. At start the crawl imports their payload
+	// digests and captures into its own digest index (once: an unchanged source is
+	// not read again), so that a page whose payload an earlier crawl archived is
+	// written as a revisit pointing at the earlier record, and a page an earlier
+	// crawl captured with validators is fetched with a conditional GET. Empty: none.
+	DedupFrom []string `yaml:"dedup_from"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
 	// the crawl runs; the final figures stay in the status file (StatusFile).
@@ -484,6 +494,9 @@ func (c *Config) Validate() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		return bad("data_dir", c.DataDir, "must name a directory")
 	}
+	if err := c.validateDedupFrom(); err != nil {
+		return err
+	}
 	if c.Workers < 1 || c.Workers > 10000 {
 		return bad("workers", c.Workers, "must be between 1 and 10000")
 	}
@@ -766,4 +779,20 @@ func (b ByteSize) String() string {
 		return fmt.Sprintf("%dKiB", b>>10)
 	}
 	return strconv.FormatInt(int64(b), 10) + "B"
+}
+
+// validateDedupFrom checks that every dedup_from entry names a path other than the
+// crawl's own data directory; whether it exists is checked when the crawl starts.
+func (c *Config) validateDedupFrom() error {
+	own, _ := filepath.Abs(c.DataDir)
+	for i, p := range c.DedupFrom {
+		field := fmt.Sprintf("dedup_from[%d]", i)
+		if strings.TrimSpace(p) == "" {
+			return &ConfigError{Field: field, Value: p, Line: c.lines[field], Err: errors.New("must name a data directory, a digests.db or a CDXJ file")}
+		}
+		if abs, err := filepath.Abs(p); err == nil && (abs == own || abs == filepath.Join(own, "digests.db")) {
+			return &ConfigError{Field: field, Value: p, Line: c.lines[field], Err: errors.New("must not be this crawl's own data directory (data_dir)")}
+		}
+	}
+	return nil
 }

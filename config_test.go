@@ -34,7 +34,7 @@ func TestExampleConfigIsDefaults(t *testing.T) {
 	if got.Network.Resolve != nil && len(got.Network.Resolve) == 0 {
 		got.Network.Resolve = nil
 	}
-	for _, s := range []*[]string{&got.Scope.Prefixes, &got.Scope.Include, &got.Scope.Exclude, &got.Fetch.AcceptTypes} {
+	for _, s := range []*[]string{&got.Scope.Prefixes, &got.Scope.Include, &got.Scope.Exclude, &got.Fetch.AcceptTypes, &got.DedupFrom} {
 		if *s != nil && len(*s) == 0 {
 			*s = nil
 		}

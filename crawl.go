@@ -241,6 +241,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	if err := c.open(); err != nil {
 		return err
 	}
+	if err := c.importDedup(ctx); err != nil {
+		return err
+	}
 	if c.cfg.Cluster.URL != "" {
 		if err := c.joinCluster(ctx); err != nil {
 			return err

@@ -213,6 +213,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if out.Refetch, err = c.reschedule(l, out.Kind, resp, &page, &loc, last); err != nil {
 		return fmtErr("scheduling the refetch of "+l.URL, err)
 	}
+	c.dedupChanged(&page, &loc, last)
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.writePage(ctx, &page, skips); err != nil {
 		return err
@@ -240,7 +241,8 @@ func (c *Crawler) firstSetAside(host string) bool {
 // its fetch before (see lastFetch.validators), and what is known of that fetch is
 // returned for reschedule (nil for a sitemap, or with recrawl off). Without recrawl a
 // page is fetched again only when its record was lost or its lease cut by a crash,
-// and then it is fetched whole.
+// and then it is fetched whole; with dedup_from, a page an earlier crawl captured is
+// asked for with a conditional GET from that capture's validators.
 func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *lastFetch, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
 	switch {
@@ -254,6 +256,8 @@ func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request,
 		}
 		req.ETag, req.LastModified = last.validators()
 		return req, last, nil
+	case l.Kind == kindPage && len(c.cfg.DedupFrom) > 0:
+		return c.dedupRequest(req)
 	}
 	return req, nil, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/politecrawl/crawl"
@@ -38,7 +39,14 @@ type crawlFlags struct {
 	shards       string
 	shardCount   int
 	name         string
+	dedupFrom    pathList
 }
+
+// pathList is a flag given once per path.
+type pathList []string
+
+func (l *pathList) String() string     { return strings.Join(*l, ",") }
+func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
 
 func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "read the configuration from this YAML `file` (see config.example.yaml)")
@@ -58,6 +66,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.shards, "shards", "", "with -cluster: the shards this process owns, such as 0-15 (cluster.shards)")
 	fs.IntVar(&f.shardCount, "shard-count", 0, "with -cluster: shards of the whole crawl, the same in every process (cluster.shard_count; default 64)")
 	fs.StringVar(&f.name, "name", "", "with -cluster: this process's `name` in the crawl (cluster.name; default HOST-shards-SHARDS)")
+	fs.Var(&f.dedupFrom, "dedup-from", "deduplicate against an earlier crawl: its data `dir`ectory, digests.db or CDXJ file; once per source (dedup_from)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else a log line every 10s), line, log or none")
 }
 
@@ -100,6 +109,8 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *crawl.Config) {
 			cfg.Cluster.ShardCount = f.shardCount
 		case "name":
 			cfg.Cluster.Name = f.name
+		case "dedup-from":
+			cfg.DedupFrom = f.dedupFrom
 		}
 	})
 }

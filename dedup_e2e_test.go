@@ -1,0 +1,132 @@
+package crawl_test
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	warc "github.com/internetarchive/gowarc"
+
+	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// dedupSite is the site of the dedup tests: pages with an ETag, with a
+// Last-Modified, with neither, and one whose links (so its body) are changed to
+// changed (when not nil) in a later crawl.
+func dedupSite(changed []string) crawltest.Site {
+	links := []string{"/"}
+	if changed != nil {
+		links = changed
+	}
+	return crawltest.Site{Host: "dedup.test", Pages: map[string]*crawltest.Page{
+		"/":        {Links: []string{"/etag", "/lm", "/plain", "/changes"}},
+		"/etag":    {ETag: `"e1"`, Links: []string{"/"}},
+		"/lm":      {LastModified: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)},
+		"/plain":   {Links: []string{"/lm"}},
+		"/changes": {Links: links},
+	}}
+}
+
+// TestDedupFromEarlierCrawl crawls a site, then crawls it again into a new data
+// directory with dedup_from naming the first: unchanged pages are revisits
+// pointing at the first crawl's records (a 304 to the conditional GET built
+// from the first crawl's validators for /etag and /lm, the same payload for /
+// and /plain), the changed page is a full response, and pages.jsonl says which
+// changed. A second run of the second crawl does not import again.
+func TestDedupFromEarlierCrawl(t *testing.T) {
+	first := t.TempDir()
+	farm := startFarm(t, []crawltest.Site{dedupSite(nil)})
+	runCrawl(t, testConfig(farm, first))
+	farm.Close()
+
+	responses := map[string]*warc.Header{} // the first crawl's response records by URI
+	eachRecord(t, filepath.Join(first, "warc", "*.warc.gz"), func(r *warc.Record) {
+		if r.Header.Get("WARC-Type") == "response" {
+			h := r.Header
+			responses[h.Get("WARC-Target-URI")] = &h
+		}
+	})
+
+	second := t.TempDir()
+	farm = startFarm(t, []crawltest.Site{dedupSite([]string{"/", "/plain"})})
+	cfg := testConfig(farm, second)
+	cfg.DedupFrom = []string{first}
+	runCrawl(t, cfg)
+
+	const (
+		notModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+		identical   = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+	)
+	want := map[string]string{ // URI → WARC-Type or revisit profile
+		"http://dedup.test/":        identical,
+		"http://dedup.test/plain":   identical,
+		"http://dedup.test/etag":    notModified,
+		"http://dedup.test/lm":      notModified,
+		"http://dedup.test/changes": "response",
+	}
+	got := map[string]string{}
+	eachRecord(t, filepath.Join(second, "warc", "*.warc.gz"), func(r *warc.Record) {
+		h := r.Header
+		uri := h.Get("WARC-Target-URI")
+		if _, ok := want[uri]; !ok {
+			return
+		}
+		switch h.Get("WARC-Type") {
+		case "response":
+			got[uri] = "response"
+		case "revisit":
+			got[uri] = h.Get("WARC-Profile")
+			orig := responses[uri]
+			if orig == nil {
+				t.Errorf("%s: a revisit, but the first crawl has no response for it", uri)
+				return
+			}
+			for _, k := range [][2]string{
+				{"WARC-Refers-To", "WARC-Record-ID"},
+				{"WARC-Refers-To-Target-URI", "WARC-Target-URI"},
+				{"WARC-Refers-To-Date", "WARC-Date"},
+			} {
+				if g, w := h.Get(k[0]), orig.Get(k[1]); g != w || g == "" {
+					t.Errorf("revisit of %s: %s %q, want the first crawl's %s %q", uri, k[0], g, k[1], w)
+				}
+			}
+		}
+	})
+	for uri, w := range want {
+		if got[uri] != w {
+			t.Errorf("second crawl's record of %s: %q, want %q", uri, got[uri], w)
+		}
+	}
+
+	for _, p := range readJSONL(t, filepath.Join(second, "pages.jsonl")) {
+		uri, _ := p["url"].(string)
+		changed, ok := p["changed"].(bool)
+		if _, known := want[uri]; !known {
+			continue
+		}
+		if wantChanged := uri == "http://dedup.test/changes"; !ok || changed != wantChanged {
+			t.Errorf("pages.jsonl %s: changed %v (present %v), want %v", uri, changed, ok, wantChanged)
+		}
+	}
+
+	runCrawl(t, cfg) // the crawl is complete: this run only opens and closes it
+	if n := len(logLines(t, second, "dedup_from: imported")); n != 1 {
+		t.Errorf("%d \"dedup_from: imported\" log lines after two runs, want 1 (the source did not change)", n)
+	}
+}
+
+// TestDedupFromValidation checks that dedup_from may not name the crawl's own
+// data directory, nor an empty path.
+func TestDedupFromValidation(t *testing.T) {
+	for _, from := range []string{"", "crawl-data", "./crawl-data/digests.db"} {
+		cfg := crawl.DefaultConfig()
+		cfg.Seeds = []string{"http://example.com/"}
+		cfg.DedupFrom = []string{from}
+		var ce *crawl.ConfigError
+		if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "dedup_from[0]" {
+			t.Errorf("Validate with dedup_from %q = %v, want a ConfigError on dedup_from[0]", from, err)
+		}
+	}
+}
