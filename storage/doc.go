@@ -57,6 +57,11 @@
 // keeps, per URI, that last capture and its ETag and Last-Modified
 // ([WARCWriter.LastCapture]), which a refetch sends as a conditional GET.
 //
+// [WARCWriter.ImportDedup] adds to the digest index the digests and captures of
+// an earlier crawl (its digests.db, or its CDXJ files), so that its payloads
+// too are written as revisits, pointing at its records: WARC-Refers-To is left
+// out when the record is known from a CDXJ line only, which has no record ID.
+//
 // # Index and payload types
 //
 // Beside each WARC file the writer keeps its CDXJ index, the form pywb and
@@ -67,7 +72,10 @@
 // record is durable, into NAME.warc.gz.cdxj.open; when the WARC file is closed
 // the lines are sorted into NAME.warc.gz.cdxj. An open index a crash left
 // behind is rebuilt from the WARC file when the directory is opened again, or
-// by [RebuildIndexes]; [IndexWARC] reads the lines of any WARC file.
+// by [RebuildIndexes]; [IndexWARC] reads the lines of any WARC file. The index
+// of a WACZ ([PackWACZ]) is these lines merged, but for server-not-modified
+// revisits, whose 304 status it leaves out so that ReplayWeb.page resolves them
+// to the capture they refer to (see replayLine).
 //
 // Response records carry WARC-Identified-Payload-Type: the media type sniffed
 // from the payload (content coding undone), as Common Crawl writes it for

@@ -324,7 +324,7 @@ func mergeIndexes(w io.Writer, sources []indexSource) (int, error) {
 	n := 0
 	for h.Len() > 0 {
 		top := &h.items[0]
-		bw.Write(top.line) // an error is kept and returned by Flush
+		bw.Write(replayLine(top.line)) // an error is kept and returned by Flush
 		n++
 		l, err := top.src.next()
 		switch {
@@ -460,4 +460,30 @@ func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats,
 		return st, err
 	}
 	return st, nil
+}
+
+// notModifiedStatus is the status field of a server-not-modified revisit's
+// CDXJ line (cdxjEntry.appendPrefix), the only line with mime warc/revisit and
+// status 304.
+var notModifiedStatus = []byte(`"mime":"warc/revisit","status":"304",`)
+
+// replayLine returns the line of the WACZ index for a CDXJ line of a WARC
+// file: the same line, but for a server-not-modified revisit, whose status
+// 304 is left out. ReplayWeb.page (wabac.js 2.x) answers a capture by the
+// status its index line gives, without loading the record when that status
+// has no body (101, 204, 205, 304): a 304 line replays as an empty 304. With
+// no status it takes 200, loads the revisit record and, from its
+// WARC-Refers-To-Target-URI and -Date, the earlier capture's payload: the page
+// replays at the revisit's timestamp with the body it stood for. pywb reads a
+// line without status as "-" and resolves the revisit the same way. The
+// line's key (SURT and timestamp) is unchanged, so the index stays sorted.
+func replayLine(line []byte) []byte {
+	i := bytes.Index(line, notModifiedStatus)
+	if i < 0 {
+		return line
+	}
+	out := make([]byte, 0, len(line))
+	out = append(out, line[:i]...)
+	out = append(out, `"mime":"warc/revisit",`...)
+	return append(out, line[i+len(notModifiedStatus):]...)
 }
