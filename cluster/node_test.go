@@ -216,7 +216,7 @@ func TestConsumeStopReleases(t *testing.T) {
 
 // TestServerRestart: with file storage, published links survive a restart of the NATS
 // server; a Publish made while the server is down returns once it is back; the nodes
-// reconnect by themselves.
+// reconnect by themselves, and a running Consume goes on.
 func TestServerRestart(t *testing.T) {
 	s := startServer(t, nil)
 	a := join(t, testConfig(s, "a", 2, 0))
@@ -237,7 +237,15 @@ func TestServerRestart(t *testing.T) {
 	c := newCollector()
 	consume(t, b, c)
 	waitFor(t, "links from before and during the restart", func() bool { return c.count() == len(before)+len(during) })
-	for _, l := range append(before, during...) {
+
+	// Consume keeps running through a second restart.
+	s.restart()
+	after := linksFor(t, 1, 2, 200, 20)
+	if err := a.Publish(ctx, after); err != nil {
+		t.Fatalf("Publish after the restart: %v", err)
+	}
+	waitFor(t, "links after the second restart", func() bool { return c.count() == len(before)+len(during)+len(after) })
+	for _, l := range append(append(before, during...), after...) {
 		if got := len(c.get(l.URL)); got != 1 {
 			t.Errorf("%s taken in %d times, want 1", l.URL, got)
 		}
