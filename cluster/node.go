@@ -51,6 +51,7 @@ type Node struct {
 	consuming atomic.Bool
 	closed    atomic.Bool
 	done      chan struct{} // closed by Close
+	pubs      chan *pubReq  // Publish calls for the publisher goroutine
 
 	published, duplicates, consumed, damaged, skipped atomic.Int64
 
@@ -76,11 +77,12 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, nc: nc, consumers: make(map[int]jetstream.Consumer), acked: make(map[int]uint64),
-		done: make(chan struct{})}
+		done: make(chan struct{}), pubs: make(chan *pubReq)}
 	if err := n.join(ctx); err != nil {
 		nc.Close()
 		return nil, err
 	}
+	go n.publisher()
 	return n, nil
 }
 

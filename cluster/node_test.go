@@ -427,3 +427,42 @@ func TestCloseEndsConsume(t *testing.T) {
 		t.Errorf("Consume after Close: %v", err)
 	}
 }
+
+// TestPublishConcurrent: Publish calls from many goroutines (merged by the publisher)
+// each return once their links are stored: with every call returned and the servers'
+// store the only place they can be, the owner then takes every link in exactly once.
+func TestPublishConcurrent(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 4, 0))
+	b := join(t, testConfig(s, "b", 4, 1, 2, 3))
+	var all []Link
+	for shard := range 4 {
+		all = append(all, linksFor(t, shard, 4, 0, 200)...)
+	}
+	errs := make(chan error, 16)
+	for w := range 16 {
+		go func() {
+			var err error
+			for i := w * 50; i < len(all) && err == nil; i += 16 * 50 {
+				err = a.Publish(context.Background(), all[i:min(i+50, len(all))])
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Close() // nothing more can come from a
+	ca, cb := newCollector(), newCollector()
+	a2 := join(t, testConfig(s, "a", 4, 0))
+	consume(t, a2, ca)
+	consume(t, b, cb)
+	waitFor(t, "every link", func() bool { return ca.count()+cb.count() == len(all) })
+	for _, l := range all {
+		if got := len(ca.get(l.URL)) + len(cb.get(l.URL)); got != 1 {
+			t.Errorf("%s taken in %d times", l.URL, got)
+		}
+	}
+}
