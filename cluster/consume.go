@@ -163,10 +163,9 @@ func (n *Node) gather(batch []*inMsg, m *inMsg, links int) ([]*inMsg, int) {
 	m.links, err = decodeBatch(m.msg.Data())
 	if err != nil {
 		n.damaged.Add(1)
-		meta, _ := m.msg.Metadata()
-		seq := uint64(0)
-		if meta != nil {
-			seq = meta.Sequence.Stream
+		var seq, cseq uint64 // the stream's sequence (for the log) and the consumer's
+		if meta, _ := m.msg.Metadata(); meta != nil {
+			seq, cseq = meta.Sequence.Stream, meta.Sequence.Consumer
 		}
 		n.cfg.Log.Error("cluster: consume: damaged message dropped", "shard", m.shard, "seq", seq, "err", err)
 		if err := m.msg.Term(); err != nil {
@@ -174,7 +173,7 @@ func (n *Node) gather(batch []*inMsg, m *inMsg, links int) ([]*inMsg, int) {
 			return batch, links
 		}
 		n.mu.Lock()
-		n.acked[m.shard] = max(n.acked[m.shard], seq)
+		n.acked[m.shard] = max(n.acked[m.shard], cseq)
 		n.mu.Unlock()
 		return batch, links
 	}
@@ -206,7 +205,7 @@ func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total in
 	n.mu.Lock()
 	for _, m := range batch {
 		if meta, err := m.msg.Metadata(); err == nil {
-			n.acked[m.shard] = max(n.acked[m.shard], meta.Sequence.Stream)
+			n.acked[m.shard] = max(n.acked[m.shard], meta.Sequence.Consumer)
 		}
 	}
 	n.intakes++

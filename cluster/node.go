@@ -55,6 +55,8 @@ type Node struct {
 
 	published, duplicates, consumed, damaged, skipped atomic.Int64
 
+	reportMu sync.Mutex // held by Report from its snapshot to its write, so writes keep their order
+
 	mu              sync.Mutex
 	acked           map[int]uint64 // per owned shard: highest stream sequence taken in
 	intakes         uint64         // intakes that returned nil (or batches terminated)
@@ -138,7 +140,7 @@ func (n *Node) join(ctx context.Context) error {
 		n.consumers[s] = c
 		// What was acknowledged before this process joined was taken in by an earlier
 		// run of this shard's owner (see Finished).
-		n.acked[s] = c.CachedInfo().AckFloor.Stream
+		n.acked[s] = c.CachedInfo().AckFloor.Consumer
 	}
 	return n.Report(ctx, State{})
 }

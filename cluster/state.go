@@ -30,8 +30,10 @@ type State struct {
 	PagesPerSec float64 `json:"pages_per_sec"` // recent fetch rate, pages per second
 	Published   int64   `json:"published"`     // links handed off by this run (set by Report)
 	Consumed    int64   `json:"consumed"`      // links taken in by this run (set by Report)
-	// Acked is, per owned shard, the stream sequence up to which the process has taken
-	// in that shard's links (set by Report; see Finished).
+	// Acked is, per owned shard, the consumer sequence (deliveries of the shard's
+	// consumer) up to which the process has taken in that shard's links (set by Report;
+	// see Finished). Not the stream's sequence: NATS Server 2.9 moves a filtered
+	// consumer's ack floor past other subjects' messages when nothing is pending.
 	Acked   map[int]uint64 `json:"acked,omitempty"`
 	Updated time.Time      `json:"updated"` // when the report was made (set by Report)
 	// Stopped says the process has exited (Ctrl-C, or the end of the crawl). A stopped
@@ -47,9 +49,11 @@ func (s *State) live(staleAfter time.Duration) bool {
 
 // Report writes s as this process's state. It sets Name, Shards, Published, Consumed,
 // Acked and Updated, and clears Idle if links were taken in since the previous Report.
-// Call it every few seconds and on change, from one goroutine at a time, with s made
-// just before the call: Finished relies on it.
+// Call it every few seconds and on change, with s made just before the call: Finished
+// relies on it. Simultaneous calls are written in the order they took their snapshot.
 func (n *Node) Report(ctx context.Context, s State) error {
+	n.reportMu.Lock()
+	defer n.reportMu.Unlock()
 	n.mu.Lock()
 	s.Name = n.cfg.Name
 	s.Shards = n.own
@@ -167,10 +171,10 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 		if err != nil {
 			return "", false, err
 		}
-		if info.NumPending > 0 || info.NumAckPending > 0 || e.Acked[s] < info.AckFloor.Stream {
+		if info.NumPending > 0 || info.NumAckPending > 0 || e.Acked[s] < info.AckFloor.Consumer {
 			return "", false, nil
 		}
-		fmt.Fprintf(&b, "%d:%s:%d;", s, e.Name, info.AckFloor.Stream)
+		fmt.Fprintf(&b, "%d:%s:%d;", s, e.Name, info.AckFloor.Consumer)
 	}
 	si, err := n.stream.Info(ctx)
 	if err != nil {

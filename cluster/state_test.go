@@ -164,3 +164,40 @@ func TestStatus(t *testing.T) {
 		t.Error("Status of a crawl that does not exist: no error")
 	}
 }
+
+// TestFinishedInterleavedShards: links of several shards interleaved in the stream, all
+// taken in, end the crawl. (NATS Server 2.9 moves a filtered consumer's ack floor, as a
+// stream sequence, past other subjects' messages: comparing stream sequences never
+// agreed there.)
+func TestFinishedInterleavedShards(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0))
+	b := join(t, testConfig(s, "b", 2, 1))
+	ca, cb := newCollector(), newCollector()
+	consume(t, a, ca)
+	consume(t, b, cb)
+	ctx := context.Background()
+	for i := range 5 {
+		for shard := range 2 {
+			if err := a.Publish(ctx, linksFor(t, shard, 2, i*10, 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	waitFor(t, "every link", func() bool { return ca.count() == 5 && cb.count() == 5 })
+	drained(t, a, 0)
+	// Then links of shard 1 only, while shard 0's consumer waits with nothing pending.
+	if err := a.Publish(ctx, linksFor(t, 1, 2, 100, 5)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "shard 1's links", func() bool { return cb.count() == 10 })
+	drained(t, a, 0)
+	drained(t, b, 1)
+	for range 2 { // the first report after an intake is not idle
+		report(t, a, State{Idle: true})
+		report(t, b, State{Idle: true})
+	}
+	if finished(t, a) || !finished(t, a) {
+		t.Fatal("not finished with every link taken in")
+	}
+}
