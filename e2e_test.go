@@ -119,9 +119,15 @@ func farmSites() []crawltest.Site {
 
 // testConfig is a configuration for crawling farm into dir.
 func testConfig(farm *crawltest.Farm, dir string) crawl.Config {
+	return farmConfig(farm.Seeds(), farm.Resolve(), dir)
+}
+
+// farmConfig is testConfig for a farm known by its seeds and addresses (a crawl in
+// another process).
+func farmConfig(seeds []string, resolve map[string]string, dir string) crawl.Config {
 	cfg := crawl.DefaultConfig()
 	cfg.DataDir = dir
-	cfg.Seeds = farm.Seeds()
+	cfg.Seeds = seeds
 	cfg.Workers = 8
 	cfg.Politeness.MinDelay = crawl.Duration(testDelay)
 	cfg.Politeness.BackoffBase = crawl.Duration(10 * time.Millisecond)
@@ -129,7 +135,7 @@ func testConfig(farm *crawltest.Farm, dir string) crawl.Config {
 	cfg.Robots.UnreachableAttempts = 2
 	cfg.Robots.UnreachableRetry = crawl.Duration(10 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
-	cfg.Network.Resolve = farm.Resolve()
+	cfg.Network.Resolve = resolve
 	return cfg
 }
 

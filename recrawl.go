@@ -23,6 +23,22 @@ type lastFetch struct {
 
 // lastFetch reads what schedule.db and the archive know of l's page before its fetch.
 func (c *Crawler) lastFetch(l *frontier.Lease) (*lastFetch, error) {
+	lf, err := c.scheduled(l)
+	if err != nil {
+		return nil, err
+	}
+	last, ok, err := c.warc.LastCapture(l.URL)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		lf.capture = &last
+	}
+	return lf, nil
+}
+
+// scheduled reads what schedule.db knows of l's page.
+func (c *Crawler) scheduled(l *frontier.Lease) (*lastFetch, error) {
 	lf := &lastFetch{}
 	var err error
 	if lf.sched, lf.ok, lf.hint, err = c.schedule.get(l.URL); err != nil {
@@ -31,13 +47,6 @@ func (c *Crawler) lastFetch(l *frontier.Lease) (*lastFetch, error) {
 	lf.base, lf.hasBase = lf.sched.cur, lf.ok
 	if lf.ok && lf.sched.cur.due == unixNano(l.Due) {
 		lf.base, lf.hasBase = lf.sched.prev, lf.sched.hasPrev
-	}
-	last, ok, err := c.warc.LastCapture(l.URL)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		lf.capture = &last
 	}
 	return lf, nil
 }

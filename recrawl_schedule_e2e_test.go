@@ -2,12 +2,16 @@ package crawl_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,6 +141,9 @@ func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[str
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 	pages := filepath.Join(cfg.DataDir, "pages.jsonl")
+	// A round takes a fraction of a second; a crawl that never fetches what the
+	// round wants must fail rather than hang the test binary.
+	giveUp := time.After(2 * time.Minute)
 	for {
 		got := archived(t, pages)
 		all := true
@@ -149,6 +156,8 @@ func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[str
 		select {
 		case err := <-done:
 			t.Fatalf("round at +%v: crawl ended before it was stopped: %v (pages %v, want %v)", offset, err, got, want)
+		case <-giveUp:
+			t.Fatalf("round at +%v: the crawl has not fetched what the round wants after 2 minutes (pages %v, want %v)", offset, got, want)
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
@@ -347,4 +356,220 @@ func TestRecrawlScheduleModel(t *testing.T) {
 	if len(paths) != len(schedulePages()) {
 		t.Errorf("model covers %v", paths)
 	}
+}
+
+// TestRecrawlSitemapHints checks that in adaptive mode a sitemap's changefreq and
+// lastmod set a page's first interval, that never holds a page at max_interval, and
+// that the sitemap itself is read again every interval; each round is a new run, so
+// the hints and the schedule survive restarts.
+func TestRecrawlSitemapHints(t *testing.T) {
+	const host = "hints.test"
+	lastmod := time.Now().Add(-10 * scheduleDay).UTC().Format(time.RFC3339) // 10 days stable
+	sitemap := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>http://hints.test/hourly</loc><changefreq>hourly</changefreq></url>
+  <url><loc>http://hints.test/weekly</loc><changefreq>weekly</changefreq><lastmod>` + lastmod + `</lastmod></url>
+  <url><loc>http://hints.test/never</loc><changefreq>never</changefreq></url>
+  <url><loc>http://hints.test/lastmod</loc><lastmod>` + lastmod + `</lastmod></url>
+</urlset>
+`
+	farm := startFarm(t, []crawltest.Site{{
+		Host:     host,
+		Robots:   &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
+		Sitemaps: []string{"http://hints.test/sitemap.xml"},
+		Pages: map[string]*crawltest.Page{
+			"/":            {},
+			"/sitemap.xml": {Sitemap: true, Body: sitemap},
+			"/hourly":      {},
+			"/weekly":      {},
+			"/never":       {},
+			"/lastmod":     {},
+		},
+	}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
+		MinInterval: crawl.Duration(time.Hour), MaxInterval: crawl.Duration(30 * scheduleDay)}
+	u := func(p string) string { return "http://" + host + p }
+	// Worked out by hand: / (no hint) starts at 1 day, then 1.4 and 1.96; the
+	// sitemap every day; /hourly at 1h, then 1.4h, 1.96h...; /weekly at 7 days (its
+	// changefreq wins over its lastmod), then 9.8; /lastmod at its age, 10 days,
+	// then 14; /never at 30 days.
+	for _, round := range []struct {
+		at   time.Duration
+		want map[string]int
+	}{
+		{0, map[string]int{u("/"): 1, u("/sitemap.xml"): 1, u("/hourly"): 1, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
+		{2 * time.Hour, map[string]int{u("/"): 1, u("/sitemap.xml"): 1, u("/hourly"): 2, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
+		{8 * scheduleDay, map[string]int{u("/"): 2, u("/sitemap.xml"): 2, u("/hourly"): 3, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 1}},
+		{11 * scheduleDay, map[string]int{u("/"): 3, u("/sitemap.xml"): 3, u("/hourly"): 4, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 2}},
+		{31 * scheduleDay, map[string]int{u("/"): 4, u("/sitemap.xml"): 4, u("/hourly"): 5, u("/weekly"): 3, u("/never"): 2, u("/lastmod"): 3}},
+	} {
+		if got := runRound(t, cfg, round.at, round.want); !mapsEqual(got, round.want) {
+			t.Fatalf("round at +%v: pages.jsonl lines per URL\n\tgot  %v\n\twant %v", round.at, got, round.want)
+		}
+	}
+	dups := 0
+	seen := map[string]bool{}
+	for _, r := range farm.Requests() {
+		if r.Path != "/robots.txt" && seen[r.Path] {
+			dups++
+		}
+		seen[r.Path] = true
+	}
+	auditOK(t, farm, dups)
+}
+
+// recrawlChildEnv, when set, holds the job (JSON) that TestRecrawlChild runs in a
+// process of its own, for TestRecrawlKillResume to kill.
+const recrawlChildEnv = "POLITECRAWL_RECRAWL_CHILD"
+
+// recrawlJob is a crawl for TestRecrawlChild: farmConfig's arguments, the recrawl
+// configuration, and the clock's offset ahead of the real one.
+type recrawlJob struct {
+	Seeds   []string
+	Resolve map[string]string
+	DataDir string
+	Recrawl crawl.RecrawlConfig
+	Offset  time.Duration
+}
+
+// config is the job's crawl configuration.
+func (j *recrawlJob) config() crawl.Config {
+	cfg := farmConfig(j.Seeds, j.Resolve, j.DataDir)
+	cfg.Recrawl = j.Recrawl
+	return cfg
+}
+
+// TestRecrawlChild runs the crawl of $POLITECRAWL_RECRAWL_CHILD until it is killed;
+// without it, it does nothing.
+func TestRecrawlChild(t *testing.T) {
+	arg := os.Getenv(recrawlChildEnv)
+	if arg == "" {
+		t.Skip("the crawl TestRecrawlKillResume kills")
+	}
+	var job recrawlJob
+	if err := json.Unmarshal([]byte(arg), &job); err != nil {
+		t.Fatal(err)
+	}
+	c, err := crawl.New(job.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Now = func() time.Time { return time.Now().Add(job.Offset) }
+	t.Fatalf("Run returned: %v", c.Run(context.Background()))
+}
+
+// TestRecrawlKillResume runs the adaptive schedule of TestRecrawlSchedule, kills the
+// crawl with SIGKILL in the middle of round 3 (in a process of its own), resumes that
+// round, and runs the rounds after it: nothing is lost (every fetch the schedule
+// wants is archived, whole, in round 3 at most once more for a page whose fetch the
+// kill cut), and the rounds after the kill fetch exactly what the schedule says, as if
+// the kill had not happened. Politeness holds across the kill.
+func TestRecrawlKillResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a crawl process and kills it")
+	}
+	const host, killRound = "sched.test", 3
+	pages := schedulePages()
+	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
+		MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
+	model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
+	var before map[string]int
+	for r := range scheduleRounds {
+		farm.SetRound(r)
+		want := fetchesUpTo(model, host, r)
+		offset := time.Duration(r) * scheduleDay
+		if r == killRound {
+			killDuring(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Offset: offset})
+			got := runRound(t, cfg, offset, want)
+			// Each page fetched in this round is archived once, or twice when the
+			// kill cut its fetch after its pages.jsonl line and before it was done.
+			extra := 0
+			for u, n := range want {
+				if d := got[u] - n; d < 0 || d > 1 || d == 1 && before[u] == n {
+					t.Errorf("round %d after the kill: %s archived %d times, want %d (or one more if the kill cut its fetch)", r, u, got[u], n)
+				} else {
+					extra += d
+				}
+			}
+			if len(got) != len(want) || extra > cfg.Workers {
+				t.Errorf("round %d after the kill: lines %v, want %v and at most %d more", r, got, want, cfg.Workers)
+			}
+			t.Logf("round %d: %d fetches repeated after the kill", r, extra)
+			before = got
+			continue
+		}
+		got := runRound(t, cfg, offset, want)
+		// After the kill, each round fetches exactly what the schedule says.
+		wantNew := fetchesUpTo(model, host, r)
+		prevWant := fetchesUpTo(model, host, r-1)
+		for u, n := range wantNew {
+			if got[u]-before[u] != n-prevWant[u] {
+				t.Errorf("round %d: %s fetched %d times, want %d", r, u, got[u]-before[u], n-prevWant[u])
+			}
+		}
+		if len(got) != len(wantNew) {
+			t.Errorf("round %d: lines %v, want URLs %v", r, got, wantNew)
+		}
+		before = got
+	}
+	checkPagesWhole(t, dir)
+	dups := 0
+	seen := map[string]bool{}
+	for _, r := range farm.Requests() {
+		if r.Path != "/robots.txt" && seen[r.Path] {
+			dups++
+		}
+		seen[r.Path] = true
+	}
+	auditOK(t, farm, dups)
+}
+
+// killDuring runs job in a process of its own and kills it with SIGKILL once the farm
+// has answered two more page requests than when it started.
+func killDuring(t *testing.T, farm *crawltest.Farm, job recrawlJob) {
+	t.Helper()
+	pageRequests := func() int {
+		n := 0
+		for _, r := range farm.Requests() {
+			if r.Path != "/robots.txt" {
+				n++
+			}
+		}
+		return n
+	}
+	start := pageRequests()
+	arg, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRecrawlChild$")
+	cmd.Env = append(os.Environ(), recrawlChildEnv+"="+string(arg))
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	giveUp := time.After(2 * time.Minute)
+	for pageRequests() < start+2 {
+		select {
+		case err := <-exited:
+			t.Fatalf("the crawl process ended before the kill: %v\n%s", err, out.String())
+		case <-giveUp:
+			cmd.Process.Kill()
+			t.Fatalf("the crawl process fetched nothing in 2 minutes\n%s", out.String())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	t.Logf("killed after %d page requests of the round", pageRequests()-start)
 }
