@@ -30,10 +30,10 @@ const scheduleDay = 24 * time.Hour
 const scheduleRounds = 8
 
 // schedulePages is a site whose pages change on a known schedule (the farm's round,
-// crawltest.Page.ChangeEvery), with every kind of validator.
+// crawltest.Page.ChangeEvery), with every kind of validator; each page about 16 KB.
 func schedulePages() map[string]*crawltest.Page {
 	mod := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	return map[string]*crawltest.Page{
+	pages := map[string]*crawltest.Page{
 		"/":      {Links: []string{"/every", "/never", "/etag", "/etag3", "/lm", "/lm2", "/none2"}},
 		"/every": {ChangeEvery: 1},                    // changes every round, no validators
 		"/never": {},                                  // never changes, no validators
@@ -43,6 +43,10 @@ func schedulePages() map[string]*crawltest.Page {
 		"/lm2":   {LastModified: mod, ChangeEvery: 2}, // changes every 2 rounds, Last-Modified only
 		"/none2": {ChangeEvery: 2},                    // changes every 2 rounds, no validators
 	}
+	for _, p := range pages {
+		p.Size = 16 << 10
+	}
+	return pages
 }
 
 // modelFetch is one fetch of a page as the schedule predicts it.
@@ -130,6 +134,23 @@ func fetchesUpTo(model map[string][]modelFetch, host string, round int) map[stri
 // check the counts are exact.
 func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[string]int) map[string]int {
 	t.Helper()
+	pages := filepath.Join(cfg.DataDir, "pages.jsonl")
+	runRoundUntil(t, cfg, offset, func() (bool, string) {
+		got := archived(t, pages)
+		for u, n := range want {
+			if got[u] < n {
+				return false, fmt.Sprintf("pages %v, want %v", got, want)
+			}
+		}
+		return true, ""
+	})
+	return archived(t, pages)
+}
+
+// runRoundUntil runs a crawl of cfg with its clock offset ahead of the real one until
+// done says so, then stops it. done's text says what is missing.
+func runRoundUntil(t *testing.T, cfg crawl.Config, offset time.Duration, done func() (bool, string)) {
+	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -138,34 +159,28 @@ func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[str
 	c.Now = func() time.Time { return time.Now().Add(offset) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	pages := filepath.Join(cfg.DataDir, "pages.jsonl")
+	ended := make(chan error, 1)
+	go func() { ended <- c.Run(ctx) }()
 	// A round takes a fraction of a second; a crawl that never fetches what the
 	// round wants must fail rather than hang the test binary.
 	giveUp := time.After(2 * time.Minute)
 	for {
-		got := archived(t, pages)
-		all := true
-		for u, n := range want {
-			all = all && got[u] >= n
-		}
-		if all {
+		ok, missing := done()
+		if ok {
 			break
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("round at +%v: crawl ended before it was stopped: %v (pages %v, want %v)", offset, err, got, want)
+		case err := <-ended:
+			t.Fatalf("round at +%v: crawl ended before it was stopped: %v (%s)", offset, err, missing)
 		case <-giveUp:
-			t.Fatalf("round at +%v: the crawl has not fetched what the round wants after 2 minutes (pages %v, want %v)", offset, got, want)
+			t.Fatalf("round at +%v: the crawl has not done what the round wants after 2 minutes (%s)", offset, missing)
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := <-ended; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
 	}
-	return archived(t, pages)
 }
 
 // TestRecrawlSchedule runs a recrawl of a site whose pages change on a known schedule
@@ -217,10 +232,15 @@ func checkSchedule(t *testing.T, farm *crawltest.Farm, dir, host string, model m
 	// the statuses the model says, in order.
 	statuses := map[string][]int{}
 	robots, dups := 0, 0
+	sent, size := 0, map[string]int{} // body bytes sent; a page's size
 	for _, r := range farm.Requests() {
 		if r.Path == "/robots.txt" {
 			robots++
 			continue
+		}
+		sent += r.Bytes
+		if r.Status == 200 {
+			size[r.Path] = r.Bytes
 		}
 		if len(statuses[r.Path]) > 0 {
 			dups++
@@ -230,11 +250,12 @@ func checkSchedule(t *testing.T, farm *crawltest.Farm, dir, host string, model m
 	if robots != scheduleRounds {
 		t.Errorf("robots.txt fetched %d times, want %d (once a round)", robots, scheduleRounds)
 	}
-	saved, full := 0, 0
+	saved, full, unconditional := 0, 0, 0
 	for path, fs := range model {
 		var want []int
 		for _, f := range fs {
 			want = append(want, f.status)
+			unconditional += size[path]
 			if f.status == 304 {
 				saved++
 			} else {
@@ -245,8 +266,8 @@ func checkSchedule(t *testing.T, farm *crawltest.Farm, dir, host string, model m
 			t.Errorf("%s: statuses %v, want %v", path, statuses[path], want)
 		}
 	}
-	t.Logf("%d requests over %d rounds: %d answered with a body, %d 304 without one; %d robots.txt",
-		full+saved, scheduleRounds, full, saved, robots)
+	t.Logf("%d requests over %d rounds: %d answered with a body, %d 304 without one; %d robots.txt; "+
+		"%d body bytes sent, %d without conditional GET", full+saved, scheduleRounds, full, saved, robots, sent, unconditional)
 	auditOK(t, farm, dups)
 
 	// WARC records, read by gowarc: a response for every new version, a revisit for
@@ -572,4 +593,83 @@ func killDuring(t *testing.T, farm *crawltest.Farm, job recrawlJob) {
 	}
 	<-exited
 	t.Logf("killed after %d page requests of the round", pageRequests()-start)
+}
+
+// TestRecrawlUnfinished checks that with recrawl on, URLs that were not fetched come
+// back every interval: one robots.txt disallows (skipped.jsonl says so again each
+// round, and the farm never sees it) and one that fails on every attempt (tried
+// fetch.max_attempts times again each round).
+func TestRecrawlUnfinished(t *testing.T) {
+	const host = "unfinished.test"
+	farm := startFarm(t, []crawltest.Site{{
+		Host:   host,
+		Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /private\n"},
+		Pages: map[string]*crawltest.Page{
+			"/":        {Links: []string{"/private", "/broken"}},
+			"/private": {Disallowed: true},
+			"/broken":  {Status: 500},
+		},
+	}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Recrawl.Interval = crawl.Duration(scheduleDay)
+	attempts := cfg.Fetch.MaxAttempts
+	skips := func() map[string]int {
+		n := map[string]int{}
+		for _, s := range readJSONLMaybe(t, filepath.Join(dir, "skipped.jsonl")) {
+			n[strings.TrimPrefix(s["url"].(string), "http://"+host)+" "+s["reason"].(string)]++
+		}
+		return n
+	}
+	for r := range 3 {
+		want := map[string]int{"/private robots": r + 1, "/broken failed": r + 1}
+		runRoundUntil(t, cfg, time.Duration(r)*scheduleDay, func() (bool, string) {
+			got := skips()
+			return mapsEqual(got, want), fmt.Sprintf("skipped.jsonl %v, want %v", got, want)
+		})
+		// The round is over once its last skip is written: its farm record is whole.
+		broken := 0
+		for _, req := range farm.Requests() {
+			if req.Path == "/broken" {
+				broken++
+			}
+		}
+		if broken != (r+1)*attempts {
+			t.Errorf("round %d: /broken requested %d times in all, want %d", r, broken, (r+1)*attempts)
+		}
+	}
+	dups := 0
+	seen := map[string]bool{}
+	for _, r := range farm.Requests() {
+		if r.Path != "/robots.txt" && seen[r.Path] {
+			dups++
+		}
+		seen[r.Path] = true
+	}
+	r := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: testDelay, Tolerance: time.Millisecond, MaxDuplicates: dups})
+	if err := r.Err(); err != nil {
+		t.Errorf("audit: %v", err)
+	}
+}
+
+// readJSONLMaybe is readJSONL for a file a running crawl writes: a missing file is
+// empty, and a last line not yet whole is left out.
+func readJSONLMaybe(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
