@@ -43,7 +43,10 @@ func (c *Crawler) observe(resp *fetch.Response, err error) politeness.Observatio
 		Duration:   resp.Timings.FirstByte,
 	}
 	if c.Now != nil {
-		skew := time.Until(c.Now())
+		// The system clock is read first, so that the skew errs on the late side:
+		// the scheduler sees the response end no earlier than it did.
+		sys := time.Now()
+		skew := c.Now().Sub(sys)
 		if !o.Written.IsZero() {
 			o.Written = o.Written.Add(skew)
 		}
