@@ -165,6 +165,9 @@ func ensureStream(ctx context.Context, js jetstream.JetStream, cfg *Config) (jet
 			s, err = js.Stream(ctx, cfg.Stream)
 		}
 	}
+	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled) {
+		return nil, fmt.Errorf("cluster: stream %s: JetStream is not enabled on the server (nats-server -js): %w", cfg.Stream, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cluster: stream %s: %w", cfg.Stream, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
 )
 
 // TestHandOff: links published by one node reach the owner of their shard, and only it.
@@ -464,5 +466,14 @@ func TestPublishConcurrent(t *testing.T) {
 		if got := len(ca.get(l.URL)) + len(cb.get(l.URL)); got != 1 {
 			t.Errorf("%s taken in %d times", l.URL, got)
 		}
+	}
+}
+
+// TestJoinWithoutJetStream: a server without JetStream is refused with a clear error.
+func TestJoinWithoutJetStream(t *testing.T) {
+	s := startServer(t, func(o *server.Options) { o.JetStream = false })
+	_, err := Join(context.Background(), testConfig(s, "a", 2, 0))
+	if err == nil || !strings.Contains(err.Error(), "cluster: stream TEST: ") || !strings.Contains(err.Error(), "JetStream is not enabled") {
+		t.Errorf("Join: %v, want an error saying JetStream is missing", err)
 	}
 }
