@@ -454,6 +454,7 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: prioritySitemap, FoundOn: l.FoundOn, Kind: kindSitemap})
 	}
+	var hints map[string]sitemapHint
 	for _, su := range res.URLs {
 		u, err := c.urls.Canonical(su.Loc)
 		if err != nil {
@@ -464,8 +465,9 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 			continue
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
+		hints = c.sitemapHint(hints, u, &su)
 	}
-	return entries, c.sitemapHints(res.URLs)
+	return entries, hints
 }
 
 // robotsLister returns foundOn when it is a robots.txt URL (the sitemap was listed

@@ -137,26 +137,17 @@ func (c *Crawler) refetchUnfinished(o *frontier.Outcome) {
 	o.Refetch = c.now().Add(c.cfg.Recrawl.Interval.d())
 }
 
-// sitemapHints returns what a sitemap says of how often its pages change, by
-// canonical URL, for the adaptive schedule; nil in other modes.
-func (c *Crawler) sitemapHints(urls []extract.SitemapURL) map[string]sitemapHint {
-	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != RecrawlAdaptive {
-		return nil
+// sitemapHint adds to hints (made when nil) what a sitemap says of how often the page
+// at canonical URL u changes, for the adaptive schedule; in other modes, or when the
+// sitemap says nothing, it returns hints as they are.
+func (c *Crawler) sitemapHint(hints map[string]sitemapHint, u string, su *extract.SitemapURL) map[string]sitemapHint {
+	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != RecrawlAdaptive || su.ChangeFreq == "" && su.LastMod.IsZero() {
+		return hints
 	}
-	var hints map[string]sitemapHint
-	for _, su := range urls {
-		if su.ChangeFreq == "" && su.LastMod.IsZero() {
-			continue
-		}
-		u, err := c.urls.Canonical(su.Loc)
-		if err != nil {
-			continue
-		}
-		if hints == nil {
-			hints = make(map[string]sitemapHint)
-		}
-		hints[u] = sitemapHint{changeFreq: su.ChangeFreq, lastMod: su.LastMod}
+	if hints == nil {
+		hints = make(map[string]sitemapHint)
 	}
+	hints[u] = sitemapHint{changeFreq: su.ChangeFreq, lastMod: su.LastMod}
 	return hints
 }
 
