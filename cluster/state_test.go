@@ -201,3 +201,54 @@ func TestFinishedInterleavedShards(t *testing.T) {
 		t.Fatal("not finished with every link taken in")
 	}
 }
+
+// TestFinishedAckFloorJump: an owner acknowledges its shard's batch after the shard's
+// consumer has looked past other shards' later messages. NATS Server 2.9 then puts the
+// consumer's ack floor, as a stream sequence, past them: Finished must still agree.
+// (Run with POLITECRAWL_NATS_SERVER=/usr/sbin/nats-server to see 2.9's behaviour.)
+func TestFinishedAckFloorJump(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0))
+	b := join(t, testConfig(s, "b", 2, 1))
+	release := make(chan struct{})
+	ca, cb := newCollector(), newCollector()
+	ca.fail = func([]Link) error { <-release; return nil } // a's commit waits
+	consume(t, a, ca)
+	consume(t, b, cb)
+	ctx := context.Background()
+	if err := b.Publish(ctx, linksFor(t, 0, 2, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a's batch delivered", func() bool {
+		info, err := a.consumerInfo(ctx, 0)
+		return err == nil && info.NumAckPending == 1
+	})
+	if err := a.Publish(ctx, linksFor(t, 1, 2, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b's links", func() bool { return cb.count() == 3 })
+	si, err := a.stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shard 0's consumer scans past shard 1's messages when it next pulls (at most
+	// fetchWait later) on 2.9; the embedded server does not, and the wait ends at once.
+	waitFor(t, "shard 0's consumer past the stream's end", func() bool {
+		info, err := a.consumerInfo(ctx, 0)
+		return err == nil && (info.Delivered.Stream >= si.State.LastSeq || s.cmd == nil)
+	})
+	close(release)
+	waitFor(t, "a took its link in", func() bool { return ca.count() == 1 })
+	drained(t, a, 0)
+	drained(t, b, 1)
+	for range 2 {
+		report(t, a, State{Idle: true})
+		report(t, b, State{Idle: true})
+	}
+	if finished(t, a) || !finished(t, a) {
+		info, _ := a.consumerInfo(ctx, 0)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		t.Fatalf("not finished with every link taken in (shard 0: taken in up to %d, ack floor %+v)", a.acked[0], info.AckFloor)
+	}
+}
