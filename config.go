@@ -52,8 +52,9 @@ type Config struct {
 	// file, or a directory of CDXJ files. At start the crawl imports their payload
 	// digests and captures into its own digest index (once: an unchanged source is
 	// not read again), so that a page whose payload an earlier crawl archived is
-	// written as a revisit pointing at the earlier record, and a page an earlier
-	// crawl captured with validators is fetched with a conditional GET. Empty: none.
+	// written as a revisit pointing at the earlier record, and pages.jsonl says
+	// whether it changed since. First fetches stay unconditional: a 304 would hide
+	// the page's links. Empty: none.
 	DedupFrom []string `yaml:"dedup_from"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while

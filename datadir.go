@@ -65,15 +65,19 @@ func (c *Crawler) importDedup(ctx context.Context) error {
 	return nil
 }
 
-// dedupRequest makes req, without recrawl, a conditional GET from the validators of
-// the page's last capture when a dedup_from crawl (or this one) has one, and returns
-// what is known of that capture for dedupChanged.
+// dedupRequest returns, without recrawl, what is known of the page's last capture,
+// in a dedup_from crawl or this one, for dedupChanged. The request stays
+// unconditional for a capture of a dedup_from crawl: a 304 would leave the page's
+// body, and so its links, unknown to this crawl. A capture of this crawl (a page
+// fetched again after a crash lost its record) makes it conditional.
 func (c *Crawler) dedupRequest(req *fetch.Request) (*fetch.Request, *lastFetch, error) {
 	capt, ok, err := c.warc.LastCapture(req.URL)
 	if err != nil || !ok {
 		return req, nil, err
 	}
-	req.ETag, req.LastModified = capt.ETag, capt.LastModified
+	if !capt.Imported {
+		req.ETag, req.LastModified = capt.ETag, capt.LastModified
+	}
 	return req, &lastFetch{capture: &capt}, nil
 }
 

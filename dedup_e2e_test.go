@@ -22,7 +22,8 @@ func dedupSite(changed []string) crawltest.Site {
 	}
 	return crawltest.Site{Host: "dedup.test", Pages: map[string]*crawltest.Page{
 		"/":        {Links: []string{"/etag", "/lm", "/plain", "/changes"}},
-		"/etag":    {ETag: `"e1"`, Links: []string{"/"}},
+		"/etag":    {ETag: `"e1"`, Links: []string{"/", "/deep"}},
+		"/deep":    {}, // linked from /etag only
 		"/lm":      {LastModified: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)},
 		"/plain":   {Links: []string{"/lm"}},
 		"/changes": {Links: links},
@@ -30,11 +31,12 @@ func dedupSite(changed []string) crawltest.Site {
 }
 
 // TestDedupFromEarlierCrawl crawls a site, then crawls it again into a new data
-// directory with dedup_from naming the first: unchanged pages are revisits
-// pointing at the first crawl's records (a 304 to the conditional GET built
-// from the first crawl's validators for /etag and /lm, the same payload for /
-// and /plain), the changed page is a full response, and pages.jsonl says which
-// changed. A second run of the second crawl does not import again.
+// directory with dedup_from naming the first: unchanged pages are
+// identical-payload revisits pointing at the first crawl's records, the changed
+// page is a full response, and pages.jsonl says which changed. Pages with
+// validators are fetched whole, not with a conditional GET built from the first
+// crawl's capture: a 304 would hide their links, and /deep is linked from /etag
+// only. A second run of the second crawl does not import again.
 func TestDedupFromEarlierCrawl(t *testing.T) {
 	first := t.TempDir()
 	farm := startFarm(t, []crawltest.Site{dedupSite(nil)})
@@ -55,16 +57,19 @@ func TestDedupFromEarlierCrawl(t *testing.T) {
 	cfg.DedupFrom = []string{first}
 	runCrawl(t, cfg)
 
-	const (
-		notModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
-		identical   = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
-	)
+	const identical = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
 	want := map[string]string{ // URI → WARC-Type or revisit profile
 		"http://dedup.test/":        identical,
 		"http://dedup.test/plain":   identical,
-		"http://dedup.test/etag":    notModified,
-		"http://dedup.test/lm":      notModified,
+		"http://dedup.test/etag":    identical,
+		"http://dedup.test/lm":      identical,
+		"http://dedup.test/deep":    identical,
 		"http://dedup.test/changes": "response",
+	}
+	for _, r := range farm.Requests() {
+		if r.Status == 304 {
+			t.Errorf("%s answered 304 in the second crawl: its first fetch was conditional", r.Path)
+		}
 	}
 	got := map[string]string{}
 	eachRecord(t, filepath.Join(second, "warc", "*.warc.gz"), func(r *warc.Record) {

@@ -241,8 +241,7 @@ func (c *Crawler) firstSetAside(host string) bool {
 // its fetch before (see lastFetch.validators), and what is known of that fetch is
 // returned for reschedule (nil for a sitemap, or with recrawl off). Without recrawl a
 // page is fetched again only when its record was lost or its lease cut by a crash,
-// and then it is fetched whole; with dedup_from, a page an earlier crawl captured is
-// asked for with a conditional GET from that capture's validators.
+// and then it is fetched whole (with dedup_from, see dedupRequest).
 func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *lastFetch, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
 	switch {

@@ -52,10 +52,12 @@ func (c *Crawler) scheduled(l *frontier.Lease) (*lastFetch, error) {
 }
 
 // validators returns the ETag and Last-Modified a refetch sends: those of the fetch
-// before it, provided the archive holds a capture a 304 can refer to.
+// before it, provided the archive holds a capture a 304 can refer to. A first fetch
+// after a capture of a dedup_from crawl (Imported) is not conditional: a 304 would
+// leave the page's links unknown to this crawl.
 func (lf *lastFetch) validators() (etag, lastMod string) {
 	switch {
-	case lf.capture == nil:
+	case lf.capture == nil, lf.capture.Imported && !lf.hasBase:
 		return "", ""
 	case lf.hasBase:
 		return lf.base.etag, lf.base.lastMod

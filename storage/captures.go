@@ -20,6 +20,11 @@ const revisitNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-m
 // refers to.
 var bucketCaptures = []byte("captures")
 
+// bucketImportedCaptures holds the captures ImportDedup took from earlier
+// crawls, apart from this crawl's own, so that LastCapture can say which is
+// which (Capture.Imported).
+var bucketImportedCaptures = []byte("imported-captures")
+
 // A Capture is the last capture of a URI with a 2xx response that the
 // writer archived, in this run or an earlier one with the same digest index.
 type Capture struct {
@@ -34,6 +39,10 @@ type Capture struct {
 	// ETag and LastModified are the response's validators, empty when it
 	// had none: a refetch sends them as If-None-Match and If-Modified-Since.
 	ETag, LastModified string
+	// Imported says the capture comes from an earlier crawl (ImportDedup),
+	// not from this one. A crawl does not send its validators: a 304 would
+	// leave the page's body, so its links, unknown to this crawl.
+	Imported bool
 }
 
 type pendingCapture struct {
@@ -43,7 +52,8 @@ type pendingCapture struct {
 }
 
 // LastCapture returns the last 2xx capture of uri archived by this writer or
-// by an earlier run with the same digest index, and false if there is none.
+// by an earlier run with the same digest index, or else the one imported from
+// an earlier crawl by ImportDedup (Imported set), and false if there is none.
 // A capture reaches the index once its records are durable; a crash may lose
 // the last few hundred, whose next refetch is then unconditional. It is safe
 // for concurrent use.
@@ -56,12 +66,16 @@ func (w *WARCWriter) LastCapture(uri string) (Capture, bool, error) {
 	}
 	var c Capture
 	err := w.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketCaptures)
-		if b == nil {
-			return nil
+		if b := tx.Bucket(bucketCaptures); b != nil {
+			if v := b.Get([]byte(uri)); v != nil {
+				c, ok = decodeCapture(v)
+			}
 		}
-		if v := b.Get([]byte(uri)); v != nil {
-			c, ok = decodeCapture(v)
+		if b := tx.Bucket(bucketImportedCaptures); b != nil && !ok {
+			if v := b.Get([]byte(uri)); v != nil {
+				c, ok = decodeCapture(v)
+				c.Imported = ok
+			}
 		}
 		return nil
 	})

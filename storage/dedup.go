@@ -53,8 +53,8 @@ type ImportStats struct {
 	// Digests counts the payload digests added to the index; digests the index
 	// already held keep their first record and are not counted.
 	Digests int64
-	// Captures counts the captures (conditional-GET validators) added, or made
-	// newer; a CDXJ source has none.
+	// Captures counts the captures added, or made newer; a CDXJ source has
+	// none. They are kept apart from this crawl's own (Capture.Imported).
 	Captures int64
 	// Damaged counts the entries that could not be read and were skipped:
 	// CDXJ lines, or digest-index values.
@@ -108,8 +108,8 @@ func DedupSources(path string) ([]string, error) {
 
 // ImportDedup adds to the writer's digest index what an earlier crawl
 // archived, so that a payload it holds is written as a revisit pointing at
-// its record, and a page it captured is asked for with a conditional GET
-// (LastCapture). src is a file DedupSources returned: a digest index (its
+// its record, and LastCapture knows the pages it captured (Capture.Imported).
+// src is a file DedupSources returned: a digest index (its
 // payload digests, with record IDs, and its captures) or a CDXJ file (payload
 // digests of its response records, without record IDs: a revisit referring to
 // one has no WARC-Refers-To).
@@ -249,7 +249,10 @@ func (w *WARCWriter) importIndex(ctx context.Context, src, stamp, progress strin
 				}
 				err := w.db.Update(func(tx *bolt.Tx) error {
 					db := tx.Bucket(bucketDigests)
-					cb := tx.Bucket(bucketCaptures)
+					cb, err := tx.CreateBucketIfNotExists(bucketImportedCaptures)
+					if err != nil {
+						return err
+					}
 					var last []byte
 					for n := 0; k != nil && n < importBatch; n++ {
 						if err := w.importEntry(db, cb, name, k, v, st); err != nil {

@@ -71,8 +71,8 @@ func TestImportDedupIndex(t *testing.T) {
 		t.Errorf("ImportDedup = %+v, want 2 digests, 3 captures", st)
 	}
 	c, ok, err := w.LastCapture("http://a.example/")
-	if err != nil || !ok || c.RecordID != locs[0].RecordID || c.ETag != `"e1"` {
-		t.Errorf("LastCapture(/) = %+v, %v, %v; want record %s with ETag \"e1\"", c, ok, err, locs[0].RecordID)
+	if err != nil || !ok || c.RecordID != locs[0].RecordID || c.ETag != `"e1"` || !c.Imported {
+		t.Errorf("LastCapture(/) = %+v, %v, %v; want record %s with ETag \"e1\", imported", c, ok, err, locs[0].RecordID)
 	}
 	same, err := w.WriteExchange(ctx, laterExchange("http://a.example/two", "page two"))
 	if err != nil {
@@ -94,6 +94,10 @@ func TestImportDedupIndex(t *testing.T) {
 	}
 	if !nm.NotModified || nm.RefersTo != locs[0].RecordID {
 		t.Errorf("304: NotModified %v RefersTo %s, want a revisit of %s", nm.NotModified, nm.RefersTo, locs[0].RecordID)
+	}
+	// The page's own capture now comes first.
+	if c, ok, err := w.LastCapture("http://a.example/two"); err != nil || !ok || c.Imported {
+		t.Errorf("LastCapture(/two) after its fetch = %+v, %v, %v; want this crawl's capture", c, ok, err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
