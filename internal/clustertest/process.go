@@ -31,16 +31,19 @@ func BuildCrawl(dir string) (string, error) {
 
 // Config is one crawl process's configuration file.
 type Config struct {
-	DataDir    string
-	Seeds      []string
-	Resolve    map[string]string // network.resolve: the farm's hosts
-	Workers    int
-	MinDelay   time.Duration // politeness.min_delay; 0 means none
-	NATS       string        // cluster.url
-	Name       string        // cluster.name
-	Stream     string        // cluster.stream
-	ShardCount int           // cluster.shard_count
-	Shards     string        // cluster.shards; "" with NATS "" is a single process
+	DataDir  string
+	Seeds    []string
+	Resolve  map[string]string // network.resolve: the farm's hosts
+	Workers  int
+	MinDelay time.Duration // politeness.min_delay; 0 means none
+	// MaxDelay is politeness.max_delay; 0 means 1s, which also bounds the wait after a
+	// robots.txt fetch cut by a kill.
+	MaxDelay   time.Duration
+	NATS       string // cluster.url
+	Name       string // cluster.name
+	Stream     string // cluster.stream
+	ShardCount int    // cluster.shard_count
+	Shards     string // cluster.shards; "" with NATS "" is a single process
 	// ReportEvery is cluster.report_every; 0 means 200ms (tests want a quick end).
 	ReportEvery time.Duration
 	// AckWait is cluster.ack_wait; 0 means 2s (a killed process's links come back
@@ -57,7 +60,11 @@ func (c Config) Write(path string) error {
 	if c.MinDelay > 0 {
 		minDelay = c.MinDelay.String()
 	}
-	fmt.Fprintf(&b, "politeness:\n  min_delay: %s\n", minDelay)
+	maxDelay := c.MaxDelay
+	if maxDelay == 0 {
+		maxDelay = time.Second
+	}
+	fmt.Fprintf(&b, "politeness:\n  min_delay: %s\n  max_delay: %s\n", minDelay, maxDelay)
 	b.WriteString("network:\n  allow_private: true\n  resolve:\n")
 	for k, v := range c.Resolve {
 		fmt.Fprintf(&b, "    %s: %s\n", q(k), q(v))
