@@ -6,6 +6,7 @@
 //	crawl [flags] URL...        crawl from these seeds (resumes when run again);
 //	                            flags may also follow the URLs
 //	crawl status [-data DIR]    what the frontier holds, or a running crawl's figures
+//	crawl status -cluster URL   every process of a crawl shared through NATS
 //	crawl robots [flags] URL... explain robots.txt decisions
 //	crawl verify [-data DIR]    check the WARC files and pages.jsonl for damage
 //	crawl help                  list every sub-command
