@@ -40,6 +40,7 @@ type NATSServer struct {
 	mu  sync.Mutex
 	cmd *exec.Cmd
 	log strings.Builder
+	cpu time.Duration // CPU time of the runs that have exited
 }
 
 // StartNATSServer starts bin with JetStream file storage in dir, on a free loopback
@@ -128,7 +129,24 @@ func (s *NATSServer) Kill() error {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+	s.addCPU(cmd)
 	return nil
+}
+
+func (s *NATSServer) addCPU(cmd *exec.Cmd) {
+	if st := cmd.ProcessState; st != nil {
+		s.mu.Lock()
+		s.cpu += st.UserTime() + st.SystemTime()
+		s.mu.Unlock()
+	}
+}
+
+// CPU is the user and system CPU time the server used in the runs that have exited
+// (after Close, all of them).
+func (s *NATSServer) CPU() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cpu
 }
 
 // Restart starts the server again after Kill, on the same port and files.
@@ -157,5 +175,6 @@ func (s *NATSServer) Close() error {
 		cmd.Process.Kill()
 		<-done
 	}
+	s.addCPU(cmd)
 	return nil
 }

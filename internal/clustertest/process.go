@@ -125,6 +125,12 @@ func (p *Process) Err() error {
 	return p.err
 }
 
+// CPU is the user and system CPU time the process used, once Done is closed.
+func (p *Process) CPU() time.Duration {
+	<-p.done
+	return p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
+}
+
 // Output is what the process has written to stdout and stderr so far.
 func (p *Process) Output() string { return p.out.String() }
 

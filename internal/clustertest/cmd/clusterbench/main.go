@@ -17,8 +17,12 @@
 //
 // The rate is the pages (not robots.txt) the farm served divided by the time from its
 // first request to its last: the crawl's own work, without process start or the end of
-// the crawl being agreed. Each run is audited (coverage 1, no politeness violation).
-// It needs nats-server (Debian's package, or POLITECRAWL_NATS_SERVER).
+// the crawl being agreed. CPU ms/page is the user and system time of the crawl
+// processes and nats-server over those pages: on a shared machine it moves less than
+// the rate does. Each run is audited (coverage 1, no politeness violation).
+// Processes run with the default cluster.report_every (2s) and the harness's other
+// settings (internal/clustertest.Config). It needs nats-server (Debian's package, or
+// POLITECRAWL_NATS_SERVER).
 package main
 
 import (
@@ -78,25 +82,35 @@ func run(farms []string, procs, workers int) error {
 		if err != nil {
 			return fmt.Errorf("%s, %d processes: %w", name, procs, err)
 		}
-		fmt.Printf("%-8s 1 process: %6.1f pages/s   %d processes: %6.1f pages/s   ratio %.2f\n",
-			name, one, procs, many, many/one)
+		fmt.Printf("%-8s 1 process: %6.1f pages/s %5.2f CPU ms/page   %d processes: %6.1f pages/s %5.2f CPU ms/page (nats-server %.2f)   ratio %.2f\n",
+			name, one.rate, one.cpuPerPage, procs, many.rate, many.cpuPerPage, many.natsPerPage, many.rate/one.rate)
 	}
 	return nil
 }
 
+// result is one crawl's figures.
+type result struct {
+	rate        float64 // pages per second
+	cpuPerPage  float64 // CPU milliseconds per page of the crawl processes and nats-server
+	natsPerPage float64 // of nats-server alone
+}
+
 // crawl crawls sites with n processes (one: single-process mode, without NATS) of
-// workers each, audits the record and returns the pages per second.
-func crawl(bin, natsBin, dir string, sites []crawltest.Site, n, workers int) (float64, error) {
+// workers each, audits the record and returns its figures.
+func crawl(bin, natsBin, dir string, sites []crawltest.Site, n, workers int) (result, error) {
 	farm, err := crawltest.Start(sites...)
 	if err != nil {
-		return 0, err
+		return result{}, err
 	}
 	defer farm.Close()
-	var natsURL string
+	var (
+		natsURL string
+		srv     *clustertest.NATSServer
+	)
 	if n > 1 {
-		srv, err := clustertest.StartNATSServer(natsBin, filepath.Join(dir, "jetstream"))
+		srv, err = clustertest.StartNATSServer(natsBin, filepath.Join(dir, "jetstream"))
 		if err != nil {
-			return 0, err
+			return result{}, err
 		}
 		defer srv.Close()
 		natsURL = srv.URL()
@@ -106,33 +120,33 @@ func crawl(bin, natsBin, dir string, sites []crawltest.Site, n, workers int) (fl
 	for i := range n {
 		cfg := clustertest.Config{
 			DataDir: filepath.Join(dir, fmt.Sprintf("data%d", i)), Seeds: farm.Seeds(), Resolve: farm.Resolve(),
-			Workers: workers, NATS: natsURL, Name: fmt.Sprintf("p%d", i), ShardCount: shardCount,
+			Workers: workers, NATS: natsURL, Name: fmt.Sprintf("p%d", i), ShardCount: shardCount, ReportEvery: 2 * time.Second,
 			Shards: fmt.Sprintf("%d-%d", i*shardCount/n, (i+1)*shardCount/n-1),
 		}
 		path := filepath.Join(dir, fmt.Sprintf("crawl%d.yaml", i))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return 0, err
+			return result{}, err
 		}
 		if err := cfg.Write(path); err != nil {
-			return 0, err
+			return result{}, err
 		}
 		p, err := clustertest.StartProcess(cfg.Name, bin, "-config", path, "-progress", "none")
 		if err != nil {
-			return 0, err
+			return result{}, err
 		}
 		ps = append(ps, p)
 	}
 	if err := clustertest.WaitAll(10*time.Minute, ps...); err != nil {
-		return 0, err
+		return result{}, err
 	}
 	for _, p := range ps {
 		if err := p.Err(); err != nil {
-			return 0, fmt.Errorf("%s: %v\n%s", p.Name, err, p.Output())
+			return result{}, fmt.Errorf("%s: %v\n%s", p.Name, err, p.Output())
 		}
 	}
 	r := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", Tolerance: time.Millisecond, MinCoverage: 1})
 	if err := r.Err(); err != nil {
-		return 0, err
+		return result{}, err
 	}
 	reqs := farm.Requests()
 	first, last := reqs[0].Start, reqs[0].End
@@ -142,8 +156,17 @@ func crawl(bin, natsBin, dir string, sites []crawltest.Site, n, workers int) (fl
 			last = q.End
 		}
 	}
-	pages := r.Requests - r.RobotsRequests
-	return float64(pages) / last.Sub(first).Seconds(), nil
+	pages := float64(r.Requests - r.RobotsRequests)
+	var cpu, natsCPU time.Duration
+	for _, p := range ps {
+		cpu += p.CPU()
+	}
+	if srv != nil {
+		srv.Close()
+		natsCPU = srv.CPU()
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / pages }
+	return result{rate: pages / last.Sub(first).Seconds(), cpuPerPage: ms(cpu + natsCPU), natsPerPage: ms(natsCPU)}, nil
 }
 
 func minTime(a, b time.Time) time.Time {
