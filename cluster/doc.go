@@ -25,8 +25,17 @@
 //   - Damaged messages (not a batch of this format, or failing its CRC-32C) are
 //     terminated, counted (Stats.Damaged) and logged; they never block a shard.
 //   - The end of the crawl (Finished) is agreed through the state bucket: every shard is
-//     owned by an idle process, every shard's queue is drained, and nothing changed
-//     between two checks.
+//     owned by an idle process (a running one whose report is fresh, or one that stopped
+//     idle), every shard's queue is drained, every owner reported after taking in what
+//     its consumers acknowledged (compared in consumer sequences), and nothing changed
+//     between two checks. Each process reports (Report) every few seconds; a process
+//     that dies stops reporting and holds the end back until it is started again.
+//
+// # Cost
+//
+// JetStream's cost is per message, so Publish sends one message per shard per call, and
+// merges the calls that wait together (many workers each publishing a page's links):
+// the fewer, larger messages, the cheaper each link (see BENCHMARKS.md).
 //
 // # NATS names
 //
@@ -40,6 +49,15 @@
 //
 // Everything used exists in NATS Server 2.9 (one filter subject per consumer, key-value
 // buckets), so the Debian package works as the server.
+//
+// # Caveats
+//
+// Join refuses shards that another running process reports owning, but it cannot tell
+// two processes of the same name apart: that name is the process's identity, so give
+// each process its own (the default, host name and shards, is). Shards are fixed for
+// the life of a crawl; moving a shard to another process means stopping its owner
+// (which then reports stopped) and starting the new one with the shard, whose frontier
+// starts empty for that shard: URLs the old owner had queued stay in its data directory.
 //
 // # Message format
 //
