@@ -58,6 +58,8 @@
 // the life of a crawl; moving a shard to another process means stopping its owner
 // (which then reports stopped) and starting the new one with the shard, whose frontier
 // starts empty for that shard: URLs the old owner had queued stay in its data directory.
+// Reports carry their writer's clock: the machines' clocks must agree to well within
+// Config.StaleAfter (NTP does).
 //
 // # Message format
 //

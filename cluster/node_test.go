@@ -477,3 +477,35 @@ func TestJoinWithoutJetStream(t *testing.T) {
 		t.Errorf("Join: %v, want an error saying JetStream is missing", err)
 	}
 }
+
+// TestPublishCancelled: a Publish waiting out an absent server returns when its ctx
+// ends; the hand-off goes on once the server is back, and later calls work.
+func TestPublishCancelled(t *testing.T) {
+	s := startServer(t, nil)
+	a := join(t, testConfig(s, "a", 2, 0))
+	b := join(t, testConfig(s, "b", 2, 1))
+	s.stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	first := linksFor(t, 1, 2, 0, 3)
+	go func() { done <- a.Publish(ctx, first) }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Publish with its ctx cancelled: %v", err)
+	}
+	s.restart()
+	second := linksFor(t, 1, 2, 100, 3)
+	if err := a.Publish(context.Background(), second); err != nil {
+		t.Fatalf("Publish after the server came back: %v", err)
+	}
+	c := newCollector()
+	consume(t, b, c)
+	waitFor(t, "the second call's links", func() bool {
+		for _, l := range second {
+			if len(c.get(l.URL)) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+}
