@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -133,5 +134,62 @@ func TestDedupFromValidation(t *testing.T) {
 		if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "dedup_from[0]" {
 			t.Errorf("Validate with dedup_from %q = %v, want a ConfigError on dedup_from[0]", from, err)
 		}
+	}
+}
+
+// TestDedupFromCDXJ deduplicates against an earlier crawl that has only its CDXJ
+// files (its digests.db removed), one of them with a damaged line: the damage is
+// logged and skipped, and unchanged pages are revisits naming the earlier records
+// by URI and date, without WARC-Refers-To (a CDXJ line has no record ID).
+func TestDedupFromCDXJ(t *testing.T) {
+	first := t.TempDir()
+	farm := startFarm(t, []crawltest.Site{dedupSite(nil)})
+	runCrawl(t, testConfig(farm, first))
+	farm.Close()
+	if err := os.Remove(filepath.Join(first, "digests.db")); err != nil {
+		t.Fatal(err)
+	}
+	indexes, _ := filepath.Glob(filepath.Join(first, "warc", "*.cdxj"))
+	if len(indexes) == 0 {
+		t.Fatal("the first crawl has no CDXJ file")
+	}
+	f, err := os.OpenFile(indexes[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("test,dedup)/ 2026 {\"url\":\"http://dedup.test/\"}\n")
+	f.Close()
+	dates := map[string]string{}
+	eachRecord(t, filepath.Join(first, "warc", "*.warc.gz"), func(r *warc.Record) {
+		if r.Header.Get("WARC-Type") == "response" {
+			dates[r.Header.Get("WARC-Target-URI")] = r.Header.Get("WARC-Date")
+		}
+	})
+
+	second := t.TempDir()
+	farm = startFarm(t, []crawltest.Site{dedupSite(nil)})
+	cfg := testConfig(farm, second)
+	cfg.DedupFrom = []string{first}
+	runCrawl(t, cfg)
+
+	revisits := 0
+	eachRecord(t, filepath.Join(second, "warc", "*.warc.gz"), func(r *warc.Record) {
+		h := r.Header
+		if h.Get("WARC-Type") != "revisit" {
+			return
+		}
+		revisits++
+		uri := h.Get("WARC-Target-URI")
+		if h.Get("WARC-Refers-To") != "" || h.Get("WARC-Refers-To-Target-URI") != uri || h.Get("WARC-Refers-To-Date") != dates[uri] {
+			t.Errorf("revisit of %s refers to %q %q %q, want no record ID, %q, %q", uri, h.Get("WARC-Refers-To"),
+				h.Get("WARC-Refers-To-Target-URI"), h.Get("WARC-Refers-To-Date"), uri, dates[uri])
+		}
+	})
+	if revisits < 5 {
+		t.Errorf("%d revisits in the second crawl, want one per page (5) at least", revisits)
+	}
+	damaged := logLines(t, second, "dedup_from: damaged entries skipped")
+	if len(damaged) != 1 || damaged[0]["damaged"] != 1.0 {
+		t.Errorf("damage logged %v, want one line with damaged 1", damaged)
 	}
 }
