@@ -116,6 +116,8 @@ func (k ClusterConfig) clusterConfig() (cluster.Config, error) {
 		User: k.User, Password: k.Password, Token: k.Token, CredsFile: k.CredsFile,
 		CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile, Replicas: k.Replicas,
 		AckWait: k.AckWait.d(),
+		// A process whose report is this old counts as dead: several reports missed.
+		StaleAfter: max(cluster.DefaultStaleAfter, 5*k.ReportEvery.d()),
 	}, nil
 }
 

@@ -2,8 +2,12 @@ package crawl
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl/cluster"
 )
 
 func TestValidateCluster(t *testing.T) {
@@ -65,5 +69,27 @@ func TestDefaultName(t *testing.T) {
 	got := defaultName("0-15,32")
 	if !processName.MatchString(got) || !strings.HasSuffix(got, "-shards-0-15_32") {
 		t.Errorf("defaultName(%q) = %q, want a valid name ending in -shards-0-15_32", "0-15,32", got)
+	}
+}
+
+// TestClusterConfigConversion: the cluster section becomes cluster.Config, with a stale
+// age long enough for the report interval and a stable default name.
+func TestClusterConfigConversion(t *testing.T) {
+	for _, tt := range []struct {
+		every, stale time.Duration
+	}{
+		{2 * time.Second, cluster.DefaultStaleAfter},
+		{time.Minute, 5 * time.Minute},
+	} {
+		k := DefaultConfig().Cluster
+		k.URL, k.Shards, k.ShardCount, k.ReportEvery = "nats://127.0.0.1:4222", "0-3,8", 16, Duration(tt.every)
+		got, err := k.clusterConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.StaleAfter != tt.stale || got.Shards != 16 || !slices.Equal(got.Own, []int{0, 1, 2, 3, 8}) ||
+			got.Name != defaultName("0-3,8") || got.AckWait != 30*time.Second || got.Stream != "POLITECRAWL" {
+			t.Errorf("report_every %v: got %+v", tt.every, got)
+		}
 	}
 }

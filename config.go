@@ -164,7 +164,10 @@ type ClusterConfig struct {
 	// the links it was taking in when it died after this long. Default 30s.
 	AckWait Duration `yaml:"ack_wait"`
 	// ReportEvery is how often this process writes its state (queue, rate, idle)
-	// for the others and checks whether the whole crawl has ended. Default 2s.
+	// for the others and checks whether the whole crawl has ended. A process whose
+	// last report is older than 30s or five of these intervals, whichever is longer,
+	// and that did not say it stopped, counts as dead: its shards hold the crawl's end
+	// until it is back. Default 2s.
 	ReportEvery Duration `yaml:"report_every"`
 }
 
