@@ -130,7 +130,7 @@ func owners(states []entry, shards int) []*entry {
 
 // Finished reports whether the whole crawl has ended: every shard 0..Shards-1 is owned
 // by a process whose latest report is idle (and younger than StaleAfter unless the
-// process stopped), every shard's consumer has no pending and no unacknowledged batch,
+// process stopped), every running process that owns no shard (a publisher) is idle, every shard's consumer has no pending and no unacknowledged batch,
 // every owner's report covers what its consumers acknowledged (so links taken in after
 // the report are not missed), and all of this held, unchanged, at the previous call
 // too. The first true answer comes therefore at the earliest on the second call: call it
@@ -155,6 +155,9 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 	}
 	var b strings.Builder
 	for _, e := range states {
+		if len(e.Shards) == 0 && !e.Idle && e.live(n.cfg.StaleAfter) {
+			return "", false, nil // a running process that owns nothing may still publish
+		}
 		fmt.Fprintf(&b, "%s:%d:%d;", e.Name, e.Published, e.Consumed)
 	}
 	own := owners(states, n.shards)

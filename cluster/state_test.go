@@ -133,6 +133,15 @@ func TestFinishedNeedsEveryShard(t *testing.T) {
 	if finished(t, a) || !finished(t, a) {
 		t.Fatal("not finished with every shard owned and idle")
 	}
+	// A running process that owns no shard and is not idle may still publish.
+	p := join(t, testConfig(s, "publisher", 4))
+	if finishedTwice(t, a) {
+		t.Fatal("finished while a publisher is busy")
+	}
+	report(t, p, State{Idle: true})
+	if finished(t, a) || !finished(t, a) {
+		t.Fatal("not finished once the publisher is idle")
+	}
 }
 
 func TestStatus(t *testing.T) {
