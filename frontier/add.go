@@ -145,7 +145,7 @@ func (f *Frontier) Add(ctx context.Context, entries ...Entry) (added int, err er
 	return n, nil
 }
 
-// addSorted is Add of many entries: sorted by seen key, in chunks of foldNodes nodes.
+// addSorted is Add of many entries: sorted by seen key, in chunks of addNodes nodes.
 // The entries get consecutive sequence numbers in the order given, so that a host's
 // URLs queue in that order.
 func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
@@ -164,7 +164,7 @@ func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
 				b.seq += uint64(len(ps))
 			}
 			var err error
-			next, n, err = b.addRun(ps, pos, nil)
+			next, n, err = b.addRun(ps, pos, addNodes, nil)
 			return err
 		}})
 		if err != nil {

@@ -100,8 +100,8 @@
 // batched path, the way IRLbot's DRUM and Mercator's batched URL-seen test keep a
 // disk-based seen set fast: many URLs are sorted by seen key (a hash of the host,
 // then the URL's fingerprint) and merged in that order, over as many transactions as
-// keep each one to 8,192 rewritten nodes (bbolt holds them all in memory until the
-// commit). Sorted, the URLs of one host come together (its seen keys are neighbours
+// keep each one to 8,192 rewritten nodes for an Add, 2,048 for a fold (bbolt holds
+// them all in memory until the commit). Sorted, the URLs of one host come together (its seen keys are neighbours
 // and its new queue keys go to its queue's tail), and consecutive chunks touch
 // disjoint key ranges, so each page is rewritten about once per batch however the
 // batch is split, and memory stays bounded however large it is.

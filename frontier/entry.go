@@ -182,6 +182,18 @@ func (r *reader) bytes() string {
 	return s
 }
 
+// raw is bytes without the copy: the slice returned aliases the record.
+func (r *reader) raw() []byte {
+	n := r.uvarint()
+	if r.err || n > uint64(len(r.b)) {
+		r.err = true
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
 // int reads a varint that must fit an int32.
 func (r *reader) int() int {
 	v := r.varint()

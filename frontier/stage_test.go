@@ -291,7 +291,7 @@ func TestStagedCounterCorrupt(t *testing.T) {
 // same URLs in the same order per host, and counts the same duplicates, as Adds
 // small enough for one transaction each.
 func TestAddSorted(t *testing.T) {
-	defer func(n int64, c, a int) { foldNodes, foldCheck, addChunk = n, c, a }(foldNodes, foldCheck, addChunk)
+	defer func(n, an int64, c, a int) { foldNodes, addNodes, foldCheck, addChunk = n, an, c, a }(foldNodes, addNodes, foldCheck, addChunk)
 	var es []Entry
 	for i := range 200 {
 		// Hosts in turn, a tenth of the URLs repeated, priorities and depths mixed.
@@ -320,7 +320,7 @@ func TestAddSorted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	foldNodes, foldCheck, addChunk = 1, 4, 16
+	foldNodes, addNodes, foldCheck, addChunk = 1, 1, 4, 16
 	large, _ := openTest(t, Options{})
 	n, err := large.Add(ctx, es...)
 	if err != nil {
