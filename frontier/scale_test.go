@@ -188,8 +188,8 @@ func TestScaleCrash(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: Open after kill: %v", run, err)
 		}
-		t.Logf("run %d: %d outcomes before the kill; Open after it took %v, %d leases recovered, %d queue changes in the log",
-			run, dones, time.Since(start), f.Stats().Recovered, f.pendN)
+		t.Logf("run %d: %d outcomes before the kill, %d leased and %d in Done at the kill; Open after it took %v, %d leases recovered, %d queue changes in the log",
+			run, dones, len(leased), len(inDoubt), time.Since(start), f.Stats().Recovered, f.pendN)
 		queued, err := scaleQueued(f, finished, leased, inDoubt)
 		if err != nil {
 			t.Fatalf("run %d: %v", run, err)
