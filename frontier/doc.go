@@ -38,10 +38,11 @@
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. Mapped pages count in the resident set only once read.
 //
-// Format 2 files (queue keys without a due time, in a bucket named queue) are
-// upgraded by the first writable Open, 50,000 entries per transaction; a crash part
-// way leaves a file the next Open goes on upgrading. A read-only Open reads them as
-// they are.
+// Format 3 files (before the Done log) are read as they are, and a writable Open
+// marks them format 4, which older builds refuse. Format 2 files (queue keys without
+// a due time, in a bucket named queue) are upgraded by the first writable Open,
+// 50,000 entries per transaction; a crash part way leaves a file the next Open goes
+// on upgrading. A read-only Open reads them as they are.
 //
 // # Time
 //

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -251,5 +252,53 @@ func TestDoneLogHotHost(t *testing.T) {
 	}
 	if got := len(queueURLs(t, f)); got >= len(es) {
 		t.Fatalf("queue bucket holds %d URLs, want a fold to have taken some out", got)
+	}
+}
+
+// TestFormat3 opens a file of format 3, before the Done log: read-only as it is, and
+// writable marked format 4 (which older builds refuse), its host records (version 2,
+// with no stamp) read either way.
+func TestFormat3(t *testing.T) {
+	f, path := openTest(t, Options{})
+	mustAdd(t, f, 2, Entry{URL: "http://a.test/1"}, Entry{URL: "http://a.test/2"})
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	boltUpdate(t, path, func(tx *bolt.Tx) error {
+		rec := f.hosts["http://a.test"].rec
+		v2 := rec.encode()
+		v2[0] = 2
+		v2 = v2[:len(v2)-1] // no stamp
+		if err := tx.Bucket(bucketHosts).Put([]byte("http://a.test"), v2); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keyFormat, format3)
+	})
+	for _, readOnly := range []bool{true, false} {
+		g, err := Open(path, Options{ReadOnly: readOnly})
+		if err != nil {
+			t.Fatalf("Open(ReadOnly %v) of format 3: %v", readOnly, err)
+		}
+		if s := g.Stats(); s.Queued != 2 {
+			t.Errorf("ReadOnly %v: Queued %d, want 2", readOnly, s.Queued)
+		}
+		var format []byte
+		if err := g.view(func(tx *bolt.Tx) error {
+			format = bytes.Clone(tx.Bucket(bucketMeta).Get(keyFormat))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		want := format3
+		if !readOnly {
+			want = formatValue
+			done(t, g, lease(t, g), Outcome{})
+		}
+		if !bytes.Equal(format, want) {
+			t.Errorf("ReadOnly %v: format %q, want %q", readOnly, format, want)
+		}
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -108,7 +108,8 @@ var (
 	keyFormat    = []byte("format")
 	keySeq       = []byte("seq")
 	keyHostID    = []byte("hostid")
-	formatValue  = []byte("politecrawl-frontier 3") // 3: queue keys carry a due time
+	formatValue  = []byte("politecrawl-frontier 4") // 4: the Done log, host records with a stamp
+	format3      = []byte("politecrawl-frontier 3") // 3: queue keys carry a due time
 	format2      = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
 	bucketQueue2 = []byte("queue")
 	counterPfx   = []byte("n/")
@@ -284,6 +285,14 @@ func (f *Frontier) load(path string) error {
 		buckets := allBuckets
 		switch v := meta.Get(keyFormat); {
 		case bytes.Equal(v, formatValue):
+		case bytes.Equal(v, format3):
+			// Format 4 reads format 3 as it is; the marker keeps older builds from
+			// reading what this one writes (log records, stamped host records).
+			if tx.Writable() {
+				if err := meta.Put(keyFormat, formatValue); err != nil {
+					return err
+				}
+			}
 		case bytes.Equal(v, format2) && !tx.Writable():
 			// A read-only Open reads host records only, which format 2 has too.
 			buckets = slices.Concat(allBuckets[:2], [][]byte{bucketQueue2}, allBuckets[3:])
