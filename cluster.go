@@ -414,6 +414,7 @@ func (c *Crawler) reportLoop(ctx context.Context) {
 	m := c.member
 	tick := time.NewTicker(m.every)
 	defer tick.Stop()
+	wasIdle := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -429,6 +430,10 @@ func (c *Crawler) reportLoop(ctx context.Context) {
 		m.reportMu.Lock()
 		idle := m.lastIdle
 		m.reportMu.Unlock()
+		if idle && !wasIdle {
+			c.log.Info("nothing left to fetch here: waiting for links from the other processes, or for the crawl's end")
+		}
+		wasIdle = idle
 		if !idle {
 			continue
 		}
