@@ -40,6 +40,7 @@ func bucketOf(stream string) string             { return stream + "_state" }
 type Node struct {
 	cfg    Config
 	shards int   // the crawl's shard count
+	cache  *shardCache
 	own    []int // sorted
 	owned  []bool
 	nc     *nats.Conn
@@ -105,6 +106,7 @@ func (n *Node) join(ctx context.Context) error {
 	if n.shards, err = ensureShardCount(ctx, n.kv, &n.cfg); err != nil {
 		return err
 	}
+	n.cache = newShardCache(n.shards)
 	n.owned = make([]bool, n.shards)
 	for _, s := range n.cfg.Own {
 		if s < 0 || s >= n.shards {
@@ -272,7 +274,7 @@ func (n *Node) Own() []int { return n.own }
 // Owns reports whether this process owns rawURL's shard, and that shard. The error is
 // ShardOf's.
 func (n *Node) Owns(rawURL string) (bool, int, error) {
-	s, err := ShardOf(rawURL, n.shards)
+	s, err := n.cache.shardOf(rawURL)
 	if err != nil {
 		return false, 0, err
 	}

@@ -192,7 +192,7 @@ func (n *Node) batches(links []Link) []*outMsg {
 			}
 			continue
 		}
-		s, err := ShardOf(l.URL, n.shards)
+		s, err := n.cache.shardOf(l.URL)
 		if err == nil && len(l.URL)+len(l.FoundOn)+64 > limit {
 			err = fmt.Errorf("link of %d bytes does not fit in a message of %d", len(l.URL)+len(l.FoundOn), limit)
 		}

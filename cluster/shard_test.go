@@ -234,3 +234,27 @@ func TestQuickHost(t *testing.T) {
 		}
 	}
 }
+
+// TestShardCache: the cache answers as ShardOf does, also for hosts that share a slot
+// and for URLs it does not cache.
+func TestShardCache(t *testing.T) {
+	c := newShardCache(64)
+	for round := range 2 { // the second round reads the cache
+		for i := range 20000 {
+			for _, u := range []string{
+				"https://www.site" + strconv.Itoa(i) + ".co.uk/a",
+				"http://site" + strconv.Itoa(i%100) + ".example.com:8080/",
+				"https://User@Site" + strconv.Itoa(i%10) + ".org/", // not cached
+			} {
+				got, err := c.shardOf(u)
+				want, werr := ShardOf(u, 64)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Fatalf("round %d: cache says %d, %v for %q; ShardOf %d, %v", round, got, err, u, want, werr)
+				}
+			}
+		}
+	}
+	if _, err := c.shardOf("http:///nohost"); err == nil {
+		t.Error("URL without host: no error")
+	}
+}
