@@ -39,7 +39,7 @@ func bucketOf(stream string) string             { return stream + "_state" }
 // except that Consume runs at most once at a time.
 type Node struct {
 	cfg    Config
-	shards int   // the crawl's shard count
+	shards int // the crawl's shard count
 	cache  *shardCache
 	own    []int // sorted
 	owned  []bool
