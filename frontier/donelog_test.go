@@ -253,6 +253,13 @@ func TestDoneLogHotHost(t *testing.T) {
 	if got := len(queueURLs(t, f)); got >= len(es) {
 		t.Fatalf("queue bucket holds %d URLs, want a fold to have taken some out", got)
 	}
+	// The fold is over: the next commits do not start another one.
+	f.mu.Lock()
+	hot, fold := f.hot, f.fold
+	f.mu.Unlock()
+	if hot || fold != nil {
+		t.Fatalf("after the fold: hot %v, fold in progress %v; want neither", hot, fold != nil)
+	}
 }
 
 // TestFormat3 opens a file of format 3, before the Done log: read-only as it is, and

@@ -355,7 +355,7 @@ func (b *batch) startFold() error {
 		}
 		opKey = bytes.Clone(resume[8+n:])
 	}
-	f.foldPending = false
+	f.foldPending, f.hot = false, false
 	var links []prepared
 	var lastKey []byte
 	c := b.staged.Cursor()
