@@ -98,19 +98,35 @@ func (b *batch) flushLog() error {
 		b.logWritten++
 		return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
 	}
-	rec := []byte{logVersion}
-	rec = binary.AppendUvarint(rec, uint64(len(hosts)))
-	for _, ht := range hosts {
+	lhs := make([]logHost, len(hosts))
+	for i, ht := range hosts {
 		ht.rec.stamp = key
 		ht.flushed = true
-		rec = binary.AppendUvarint(rec, uint64(len(ht.name)))
-		rec = append(rec, ht.name...)
-		enc := ht.rec.encode()
+		lhs[i] = logHost{name: ht.name, rec: ht.rec}
+	}
+	rec := encodeLog(lhs, b.logOps, b.stagedLinks)
+	b.stagedLinks = b.stagedLinks[:0]
+	for _, op := range b.logOps {
+		b.logged = append(b.logged, loggedOp{logOp: op, rec: key})
+	}
+	b.logOps = b.logOps[:0]
+	b.logWritten++
+	return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+}
+
+// encodeLog encodes a log record: host records, queue changes and staged links.
+func encodeLog(hosts []logHost, ops []logOp, links []prepared) []byte {
+	rec := []byte{logVersion}
+	rec = binary.AppendUvarint(rec, uint64(len(hosts)))
+	for _, lh := range hosts {
+		rec = binary.AppendUvarint(rec, uint64(len(lh.name)))
+		rec = append(rec, lh.name...)
+		enc := lh.rec.encode()
 		rec = binary.AppendUvarint(rec, uint64(len(enc)))
 		rec = append(rec, enc...)
 	}
-	rec = binary.AppendUvarint(rec, uint64(len(b.logOps)))
-	for _, op := range b.logOps {
+	rec = binary.AppendUvarint(rec, uint64(len(ops)))
+	for _, op := range ops {
 		rec = append(rec, op.key...)
 		if op.val == nil {
 			rec = append(rec, 0)
@@ -119,16 +135,10 @@ func (b *batch) flushLog() error {
 		rec = binary.AppendUvarint(rec, uint64(len(op.val))+1)
 		rec = append(rec, op.val...)
 	}
-	for i := range b.stagedLinks {
-		rec = appendStaged(rec, &b.stagedLinks[i])
+	for i := range links {
+		rec = appendStaged(rec, &links[i])
 	}
-	b.stagedLinks = b.stagedLinks[:0]
-	for _, op := range b.logOps {
-		b.logged = append(b.logged, loggedOp{logOp: op, rec: key})
-	}
-	b.logOps = b.logOps[:0]
-	b.logWritten++
-	return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+	return rec
 }
 
 // loggedOp is a queue change written to a log record with key rec.

@@ -90,6 +90,50 @@ func TestStagedEncoding(t *testing.T) {
 	}
 }
 
+func testLog() ([]logHost, []logOp, []prepared) {
+	hosts := []logHost{
+		{name: "http://a.test", rec: hostRecord{id: 1, ready: 5, queued: 2, done: 1, stamp: 9}},
+		{name: "https://b.test:8443", rec: hostRecord{id: 2, queued: 1, later: 1, laterDue: 7, stamp: 9}},
+	}
+	ops := []logOp{
+		{key: queueKey(1, 0, 0, 1, 3)},
+		{key: queueKey(2, 0, 1, 0, 4), val: encodeEntry(&Entry{URL: "https://b.test:8443/r"}, 2)},
+		{key: queueKey(2, 7, 1, 0, 8), val: encodeEntry(&Entry{URL: "https://b.test:8443/s", FoundOn: "x"}, 0)},
+	}
+	return hosts, ops, testStaged()
+}
+
+func sameLogOp(a, b logOp) bool { return bytes.Equal(a.key, b.key) && bytes.Equal(a.val, b.val) }
+
+func TestLogEncoding(t *testing.T) {
+	hosts, ops, links := testLog()
+	rec := encodeLog(hosts, ops, links)
+	gotHosts, gotOps, rest, err := decodeLog(rec)
+	if err != nil || !slices.Equal(gotHosts, hosts) || !slices.EqualFunc(gotOps, ops, sameLogOp) {
+		t.Fatalf("decodeLog(encodeLog(...)):\n\tgot %+v %+v, %v\n\twant %+v %+v", gotHosts, gotOps, err, hosts, ops)
+	}
+	if got, err := decodeStagedLinks(nil, rest, true); err != nil || !slices.EqualFunc(got, links, samePrepared) {
+		t.Fatalf("links of a log record: got %+v, %v; want %+v", got, err, links)
+	}
+	if got, err := decodeRecord(nil, rec); err != nil || !slices.EqualFunc(got, links, samePrepared) {
+		t.Fatalf("decodeRecord of a log record: got %+v, %v; want %+v", got, err, links)
+	}
+	if got, err := decodeRecord(nil, encodeLog(hosts, ops, nil)); err != nil || len(got) != 0 {
+		t.Fatalf("decodeRecord of a log record without links: got %+v, %v", got, err)
+	}
+	noLinks := encodeLog(hosts, ops, nil)
+	for _, bad := range [][]byte{
+		{}, {logVersion}, {logVersion, 1}, {logVersion, 0, 1, 1, 2},
+		noLinks[:len(noLinks)-1],
+		append([]byte{logVersion, 1, 1, 'h', 2}, 9, 9), // host record undecodable
+		encodeLog(nil, []logOp{{key: queueKey(1, 0, 0, 0, 1), val: []byte("junk")}}, nil),
+	} {
+		if _, _, _, err := decodeLog(bad); err != errCorrupt {
+			t.Errorf("decodeLog(%q): got %v, want errCorrupt", bad, err)
+		}
+	}
+}
+
 func TestHostOf(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"http://a.test/x", "http://a.test"},
@@ -118,7 +162,18 @@ func FuzzRecords(f *testing.F) {
 	f.Add(stagedRecord(testStaged()...))
 	f.Add((&hostRecord{id: 3, ready: 9, queued: 4, later: 2, laterDue: 7}).encode())
 	f.Add([]byte{1, 1, 0, 4, 0, 0, 0, 0}) // a host record of format 2
+	f.Add(encodeLog(testLog()))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if hosts, ops, rest, err := decodeLog(b); err == nil {
+			links, err := decodeStagedLinks(nil, rest, true)
+			if err == nil {
+				hosts2, ops2, rest2, err := decodeLog(encodeLog(hosts, ops, links))
+				links2, err2 := decodeStagedLinks(nil, rest2, true)
+				if err != nil || err2 != nil || !slices.Equal(hosts, hosts2) || !slices.EqualFunc(ops, ops2, sameLogOp) || !slices.EqualFunc(links, links2, samePrepared) {
+					t.Fatalf("log round trip: %+v %+v %+v → %+v %+v %+v %v %v", hosts, ops, links, hosts2, ops2, links2, err, err2)
+				}
+			}
+		}
 		if ps, err := decodeStaged(nil, b); err == nil && len(b) > 0 && b[0] == stagedVersion {
 			ps2, err := decodeStaged(nil, stagedRecord(ps...))
 			if err != nil || !slices.EqualFunc(ps, ps2, samePrepared) {
