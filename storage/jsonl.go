@@ -42,71 +42,60 @@ func openJSONL(path, name string, noSync bool) (*jsonlFile, error) {
 // append writes lines, whole lines each ending in a newline, in one write and returns
 // once they are durable. After a failed write every later append fails too.
 func (j *jsonlFile) append(ctx context.Context, lines []byte) error {
-	j.mu.Lock()
-	if j.closed {
-		j.mu.Unlock()
-		return ErrClosed
-	}
-	if j.err != nil {
-		err := j.err
-		j.mu.Unlock()
+	seq, err := j.write(lines)
+	if err != nil {
 		return err
 	}
-	j.writes.Add(1)
 	defer j.writes.Done()
-	if _, err := j.f.Write(lines); err != nil {
-		j.err = ioError("write", j.name, err)
-		j.fl.fail(j.err)
-		j.mu.Unlock()
-		return j.err
-	}
-	j.seq++
-	seq := j.seq
-	j.mu.Unlock()
 	if j.noSync {
 		return nil
 	}
-	return j.fl.wait(ctx, seq, func() syncPoint {
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		return syncPoint{seq: j.seq, f: j.f}
-	}, func(syncPoint) {})
+	return j.fl.wait(ctx, seq, j.point, func(syncPoint) {})
 }
 
 // writeSync writes lines, whole lines each ending in a newline, in one write and
 // syncs the file: for the leader of a Group's round, which has waited for the WARC
 // records the lines point at. It is no writer's wait and is not counted in fl.
 func (j *jsonlFile) writeSync(lines []byte) error {
-	j.mu.Lock()
-	if j.closed {
-		j.mu.Unlock()
-		return ErrClosed
-	}
-	if j.err != nil {
-		err := j.err
-		j.mu.Unlock()
+	seq, err := j.write(lines)
+	if err != nil {
 		return err
 	}
-	j.writes.Add(1)
 	defer j.writes.Done()
-	if _, err := j.f.Write(lines); err != nil {
-		j.err = ioError("write", j.name, err)
-		j.fl.fail(j.err)
-		j.mu.Unlock()
-		return j.err
-	}
-	j.seq++
-	seq := j.seq
-	j.mu.Unlock()
 	if j.noSync {
 		return nil
 	}
 	// Through the file's own flusher, so that a round of append shares this sync.
-	return j.fl.await(context.Background(), seq, func() syncPoint {
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		return syncPoint{seq: j.seq, f: j.f}
-	}, func(syncPoint) {})
+	return j.fl.await(context.Background(), seq, j.point, func(syncPoint) {})
+}
+
+// write writes lines in one write and returns the sequence number a sync must reach
+// for them to be durable. When it returns no error the caller holds j.writes, so that
+// close waits for it, and calls j.writes.Done once it is finished with the file.
+func (j *jsonlFile) write(lines []byte) (uint64, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return 0, ErrClosed
+	}
+	if j.err != nil {
+		return 0, j.err
+	}
+	if _, err := j.f.Write(lines); err != nil {
+		j.err = ioError("write", j.name, err)
+		j.fl.fail(j.err)
+		return 0, j.err
+	}
+	j.writes.Add(1)
+	j.seq++
+	return j.seq, nil
+}
+
+// point is where a sync of the file would reach.
+func (j *jsonlFile) point() syncPoint {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return syncPoint{seq: j.seq, f: j.f}
 }
 
 // close waits for appends in flight, then syncs and closes the file. Appends after
