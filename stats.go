@@ -85,6 +85,8 @@ func (s Summary) String() string {
 		state = "stopped by an error"
 	case s.NothingFetched():
 		state = "failed: no page fetched (the warnings above say why)"
+	case s.Complete && s.Parked > 0:
+		state = fmt.Sprintf("ended with %d URLs set aside (their hosts' robots.txt was unreachable: run again to try them)", s.Parked)
 	case s.Complete:
 		state = "complete"
 	case s.LimitReached:
