@@ -13,6 +13,12 @@ import (
 
 // tlsConfig builds the TLS configuration of fetch.ca_file and fetch.insecure_skip_verify;
 // nil when neither is set (the system roots, verified).
+// TLS returns the TLS configuration fetch.ca_file and fetch.insecure_skip_verify ask
+// for, or nil for the system's defaults; an error if the CA file cannot be read or
+// holds no PEM certificate. Commands that fetch outside a crawl (crawl robots) use it
+// so that they trust what the crawl trusts.
+func (f FetchConfig) TLS() (*tls.Config, error) { return tlsConfig(f) }
+
 func tlsConfig(f FetchConfig) (*tls.Config, error) {
 	if f.CAFile == "" && !f.InsecureSkipVerify {
 		return nil, nil

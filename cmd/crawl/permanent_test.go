@@ -103,3 +103,34 @@ func TestSelfSignedSite(t *testing.T) {
 		t.Errorf("fetch.ca_file naming a file without certificates: exit %d, stderr %q; want 2 and the option named", code, errOut)
 	}
 }
+
+// TestRobotsCAFile: crawl robots trusts what a crawl trusts: a site with a self-signed
+// certificate is unreachable without the configuration, and read with -config naming
+// fetch.ca_file (or fetch.insecure_skip_verify, which warns).
+func TestRobotsCAFile(t *testing.T) {
+	srv := pageServer(t, true)
+	code, out, _ := runFor(t, "robots", "-allow-private", srv.URL+"/page")
+	if code != 1 || !strings.Contains(out, "unreachable") {
+		t.Errorf("without the CA: exit %d, want 1 and unreachable\n%s", code, out)
+	}
+
+	var ca bytes.Buffer
+	pem.Encode(&ca, &pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	caFile := writeFile(t, "ca.pem", ca.String())
+	config := writeFile(t, "ca.yaml", fmt.Sprintf("network:\n  allow_private: true\nfetch:\n  ca_file: %q\n", caFile))
+	code, out, errOut := runFor(t, "robots", "-config", config, srv.URL+"/page")
+	if code != 0 || !strings.Contains(out, "allowed") {
+		t.Errorf("with fetch.ca_file: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	config = writeFile(t, "insecure.yaml", "fetch:\n  insecure_skip_verify: true\n")
+	code, out, errOut = runFor(t, "robots", "-allow-private", "-config", config, srv.URL+"/page")
+	if code != 0 || !strings.Contains(out, "allowed") || !strings.Contains(errOut, "insecure_skip_verify is on") {
+		t.Errorf("with fetch.insecure_skip_verify: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	config = writeFile(t, "bad.yaml", fmt.Sprintf("fetch:\n  ca_file: %q\n", config))
+	if code, _, errOut = runFor(t, "robots", "-allow-private", "-config", config, srv.URL+"/page"); code == 0 || !strings.Contains(errOut, "fetch.ca_file") {
+		t.Errorf("with a CA file holding no certificate: exit %d\nstderr:\n%s", code, errOut)
+	}
+}

@@ -30,7 +30,7 @@ type robotsSource struct {
 }
 
 func runRobots(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("robots", "usage: crawl robots [-agent TOKEN] [-file robots.txt] URL...\n\n"+
+	fs := m.flagSet("robots", "usage: crawl robots [-agent TOKEN] [-file robots.txt] [-config FILE] URL...\n\n"+
 		"Prints, for each URL, whether the agent may fetch it under RFC 9309 and the rule\n"+
 		"that decided, then the crawl-delay, request-rate, visit-time, content-signal and\n"+
 		"sitemaps of that robots.txt. Without -file, each URL's live robots.txt is fetched\n"+
@@ -38,6 +38,7 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 	agent := fs.String("agent", crawl.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
 	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
+	configFile := fs.String("config", "", "read fetch.ca_file, fetch.insecure_skip_verify and network.allow_private from this YAML `file`, as a crawl does")
 	timeoutFlag := crawl.Duration(30 * time.Second)
 	fs.Var(&timeoutFlag, "timeout", "deadline of each robots.txt fetch, a `time` such as 30s or 30 (seconds)")
 	timeout := (*time.Duration)(&timeoutFlag)
@@ -64,16 +65,26 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 	}
 	var live *liveRobots
 	if fixed == nil {
-		client, err := fetch.New(fetch.Options{
-			UserAgent:    *agent,
-			Timeout:      *timeout,
-			AllowPrivate: *allowPrivate,
-		})
+		opts := fetch.Options{UserAgent: *agent, Timeout: *timeout, AllowPrivate: *allowPrivate}
+		if *configFile != "" {
+			cfg, err := loadConfig(*configFile)
+			if err != nil {
+				return err
+			}
+			if opts.TLSConfig, err = cfg.Fetch.TLS(); err != nil {
+				return &crawl.ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
+			}
+			opts.AllowPrivate = opts.AllowPrivate || cfg.Network.AllowPrivate
+			if cfg.Fetch.InsecureSkipVerify {
+				fmt.Fprintln(m.Stderr, "warning: fetch.insecure_skip_verify is on: TLS certificates are not checked, so anyone on the path can pose as a site")
+			}
+		}
+		client, err := fetch.New(opts)
 		if err != nil {
 			// The agent is also sent as the User-Agent header; a bare token may be refused
 			// there, so fall back to the default header and keep the token for matching.
-			client, err = fetch.New(fetch.Options{UserAgent: crawl.DefaultUserAgent, Timeout: *timeout, AllowPrivate: *allowPrivate})
-			if err != nil {
+			opts.UserAgent = crawl.DefaultUserAgent
+			if client, err = fetch.New(opts); err != nil {
 				return err
 			}
 		}
