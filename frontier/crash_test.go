@@ -151,17 +151,7 @@ func TestCrash(t *testing.T) {
 	added := map[string]bool{}
 	finished := map[string]bool{}
 	for run := range 20 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
-		cmd.Env = append(os.Environ(), crashEnvDB+"="+path, crashEnvRun+"="+strconv.Itoa(run))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stdout)
+		cmd, sc := startCrashChild(t, "TestCrashChild", crashEnvDB+"="+path, crashEnvRun+"="+strconv.Itoa(run))
 		var lines []string
 		for sc.Scan() {
 			lines = append(lines, sc.Text())
@@ -185,33 +175,63 @@ func TestCrash(t *testing.T) {
 		}
 		cmd.Wait()
 
-		leased := map[string]bool{}  // leased, Done not called: must be requeued
-		inDoubt := map[string]bool{} // Done called, not returned: either way
-		for _, line := range lines {
-			op, u, _ := strings.Cut(line, " ")
-			switch op {
-			case "E":
-				t.Fatalf("run %d: child error: %s", run, u)
-			case "A":
-				added[u] = true
-			case "L":
-				if finished[u] {
-					t.Fatalf("run %d: finished URL %s leased again", run, u)
-				}
-				leased[u] = true
-			case "D":
-				delete(leased, u)
-				inDoubt[u] = true
-			case "R":
-				delete(inDoubt, u)
-			case "F":
-				delete(inDoubt, u)
-				finished[u] = true
-			}
-		}
+		leased, inDoubt, _ := readCrashLines(t, run, lines, added, finished)
 		checkAfterCrash(t, run, path, added, finished, leased, inDoubt)
 	}
 	t.Logf("%d URLs added, %d finished over 20 kills", len(added), len(finished))
+}
+
+// startCrashChild runs the test named test in a child process with env added to
+// its environment, and returns it with a scanner over its standard output.
+func startCrashChild(t *testing.T, test string, env ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(stdout)
+}
+
+// readCrashLines reads the lines a killed child reported: it fails on a child
+// error or a finished URL leased again, records the URLs added in added (nil: not
+// kept) and those finished in finished, and returns the URLs leased at the kill
+// (Done not called: must be requeued), those in doubt (Done called, not returned:
+// either way) and how many URLs finished in this run.
+func readCrashLines(t *testing.T, run int, lines []string, added, finished map[string]bool) (leased, inDoubt map[string]bool, dones int) {
+	t.Helper()
+	leased, inDoubt = map[string]bool{}, map[string]bool{}
+	for _, line := range lines {
+		op, u, _ := strings.Cut(line, " ")
+		switch op {
+		case "E":
+			t.Fatalf("run %d: child error: %s", run, u)
+		case "A":
+			if added != nil {
+				added[u] = true
+			}
+		case "L":
+			if finished[u] {
+				t.Fatalf("run %d: finished URL %s leased again", run, u)
+			}
+			leased[u] = true
+		case "D":
+			delete(leased, u)
+			inDoubt[u] = true
+		case "R":
+			delete(inDoubt, u)
+		case "F":
+			delete(inDoubt, u)
+			finished[u] = true
+			dones++
+		}
+	}
+	return leased, inDoubt, dones
 }
 
 func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased, inDoubt map[string]bool) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -132,17 +131,7 @@ func TestScaleCrash(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 0))
 	finished := map[string]bool{}
 	for run := range 3 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestScaleCrashChild$")
-		cmd.Env = append(os.Environ(), scaleEnvChild+"="+path, crashEnvRun+"="+strconv.Itoa(run))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stdout)
+		cmd, sc := startCrashChild(t, "TestScaleCrashChild", scaleEnvChild+"="+path, crashEnvRun+"="+strconv.Itoa(run))
 		var lines []string
 		for sc.Scan() {
 			if s, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
@@ -160,29 +149,7 @@ func TestScaleCrash(t *testing.T) {
 			lines = append(lines, sc.Text())
 		}
 		cmd.Wait()
-		leased, inDoubt := map[string]bool{}, map[string]bool{}
-		dones := 0
-		for _, line := range lines {
-			op, u, _ := strings.Cut(line, " ")
-			switch op {
-			case "E":
-				t.Fatalf("run %d: child error: %s", run, u)
-			case "L":
-				if finished[u] {
-					t.Fatalf("run %d: finished URL %s leased again", run, u)
-				}
-				leased[u] = true
-			case "D":
-				delete(leased, u)
-				inDoubt[u] = true
-			case "R":
-				delete(inDoubt, u)
-			case "F":
-				delete(inDoubt, u)
-				finished[u] = true
-				dones++
-			}
-		}
+		leased, inDoubt, dones := readCrashLines(t, run, lines, nil, finished)
 		start := time.Now()
 		f, err := Open(path, Options{})
 		if err != nil {
