@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"iter"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -277,18 +278,30 @@ func (o overlay) get(k []byte) (pendOp, bool) {
 	return p, ok
 }
 
+// inBucket yields, in key order, every key in [from, to) of the bucket that the
+// changes leave in the queue, and its value as the changes leave it.
+func (o overlay) inBucket(q *bolt.Bucket, from, to []byte) iter.Seq2[[]byte, []byte] {
+	return func(yield func(k, v []byte) bool) {
+		c := q.Cursor()
+		for k, v := c.Seek(from); k != nil && bytes.Compare(k, to) < 0; k, v = c.Next() {
+			if p, ok := o.get(k); ok {
+				if p.val == nil {
+					continue
+				}
+				v = p.val
+			}
+			if !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
 // first returns the first key in [from, to) of the queue as it is with the changes
 // applied, and its value, skipping the keys skip reports (nil: none). The slices
 // returned are the caller's.
 func (o overlay) first(q *bolt.Bucket, from, to []byte, skip func([]byte) bool) (key, val []byte) {
-	c := q.Cursor()
-	for k, v := c.Seek(from); k != nil && bytes.Compare(k, to) < 0; k, v = c.Next() {
-		if p, ok := o.get(k); ok {
-			if p.val == nil {
-				continue
-			}
-			v = p.val
-		}
+	for k, v := range o.inBucket(q, from, to) {
 		if skip == nil || !skip(k) {
 			key, val = bytes.Clone(k), bytes.Clone(v)
 			break
@@ -311,14 +324,7 @@ func (o overlay) first(q *bolt.Bucket, from, to []byte, skip func([]byte) bool) 
 // applied, and its value: first those of the bucket in key order, then those only in
 // the changes.
 func (o overlay) each(q *bolt.Bucket, from, to []byte, fn func(k, v []byte) error) error {
-	c := q.Cursor()
-	for k, v := c.Seek(from); k != nil && bytes.Compare(k, to) < 0; k, v = c.Next() {
-		if p, ok := o.get(k); ok {
-			if p.val == nil {
-				continue
-			}
-			v = p.val
-		}
+	for k, v := range o.inBucket(q, from, to) {
 		if err := fn(k, v); err != nil {
 			return err
 		}
