@@ -28,17 +28,9 @@ func TestWarcioReadsDedup(t *testing.T) {
 	if departures := warcioAgrees(t, second); len(departures) != 0 {
 		t.Errorf("key departures %q, want none", departures)
 	}
-	revisits := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(second, "warc", "*.warc.gz.cdxj"))
-	for _, f := range files {
-		for _, l := range readLines(t, f) {
-			if c := parseCDXJ(t, l); c.fields["mime"] == "warc/revisit" {
-				revisits[c.fields["url"]] = true
-			}
-		}
-	}
+	revisits := firstRevisits(t, second)
 	for _, u := range []string{"http://again.test/", "http://again.test/etag", "http://again.test/lm"} {
-		if !revisits[u] {
+		if revisits[u] == "" {
 			t.Errorf("no revisit of %s in the second crawl (revisits %v)", u, revisits)
 		}
 	}
