@@ -131,7 +131,7 @@ func (w *WARCWriter) ImportDedup(ctx context.Context, src string) (ImportStats, 
 	if err != nil {
 		return st, fmt.Errorf("storage: dedup source: %w", err)
 	}
-	if same, err := sameFile(src, w.opts.DigestIndex); err == nil && same {
+	if own, err := os.Stat(w.opts.DigestIndex); err == nil && os.SameFile(fi, own) {
 		return st, fmt.Errorf("storage: dedup source %s: %w: it is this crawl's own digest index", src, ErrInvalid)
 	}
 	stamp := strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
@@ -164,19 +164,6 @@ func (w *WARCWriter) ImportDedup(ctx context.Context, src string) (ImportStats, 
 		err = w.importIndex(ctx, src, stamp, progress, &st)
 	}
 	return st, err
-}
-
-// sameFile reports whether a and b are the same file.
-func sameFile(a, b string) (bool, error) {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	fb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(fa, fb), nil
 }
 
 // putDigest adds digest d → ref to b unless b has it; it reports whether it
