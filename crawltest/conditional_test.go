@@ -18,20 +18,6 @@ func TestConditional(t *testing.T) {
 		"/changing": {Changing: true},
 	}})
 	client := f.Client()
-	get := func(path string, header ...string) (int, http.Header, string) {
-		t.Helper()
-		req, _ := http.NewRequest("GET", "http://c.test"+path, nil)
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(b)
-	}
 	for _, c := range []struct {
 		path   string
 		header []string
@@ -48,7 +34,7 @@ func TestConditional(t *testing.T) {
 		{"/lm", []string{"If-None-Match", `"x"`, "If-Modified-Since", mod.Format(http.TimeFormat)}, 200},
 		{"/changing", []string{"If-None-Match", "*"}, 200},
 	} {
-		status, h, body := get(c.path, c.header...)
+		status, h, body := getC(t, client, c.path, c.header...)
 		if status != c.status {
 			t.Errorf("GET %s %q: status %d, want %d", c.path, c.header, status, c.status)
 		}
@@ -59,8 +45,8 @@ func TestConditional(t *testing.T) {
 			t.Errorf("GET %s %q: validators ETag %q, Last-Modified %q", c.path, c.header, h.Get("ETag"), h.Get("Last-Modified"))
 		}
 	}
-	_, _, first := get("/changing")
-	_, _, second := get("/changing")
+	_, _, first := getC(t, client, "/changing")
+	_, _, second := getC(t, client, "/changing")
 	if first == second || !strings.Contains(second, "<!-- visit 3 -->") {
 		t.Errorf("changing page: visits 2 and 3 read\n%s\nand\n%s", first, second)
 	}
@@ -77,20 +63,6 @@ func TestChangeEvery(t *testing.T) {
 		"/none": {ChangeEvery: 3},
 	}})
 	client := f.Client()
-	get := func(path string, header ...string) (int, http.Header, string) {
-		t.Helper()
-		req, _ := http.NewRequest("GET", "http://c.test"+path, nil)
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(b)
-	}
 	for _, c := range []struct {
 		round   int
 		path    string
@@ -112,7 +84,7 @@ func TestChangeEvery(t *testing.T) {
 		{6, "/none", nil, 200, "2", "", time.Time{}},
 	} {
 		f.SetRound(c.round)
-		status, h, body := get(c.path, c.header...)
+		status, h, body := getC(t, client, c.path, c.header...)
 		if status != c.status {
 			t.Errorf("round %d GET %s %q: status %d, want %d", c.round, c.path, c.header, status, c.status)
 		}
@@ -127,4 +99,21 @@ func TestChangeEvery(t *testing.T) {
 			t.Errorf("round %d GET %s: ETag %q, Last-Modified %q; want %q, %q", c.round, c.path, h.Get("ETag"), h.Get("Last-Modified"), c.etag, lm)
 		}
 	}
+}
+
+// getC requests path of c.test with the header names and values given in pairs, and
+// returns the status, the header and the body of the answer.
+func getC(t *testing.T, client *http.Client, path string, header ...string) (int, http.Header, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", "http://c.test"+path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
 }
