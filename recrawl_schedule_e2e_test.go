@@ -430,14 +430,7 @@ func TestRecrawlSitemapHints(t *testing.T) {
 			t.Fatalf("round at +%v: pages.jsonl lines per URL\n\tgot  %v\n\twant %v", round.at, got, round.want)
 		}
 	}
-	dups := 0
-	seen := map[string]bool{}
-	for _, r := range farm.Requests() {
-		if r.Path != "/robots.txt" && seen[r.Path] {
-			dups++
-		}
-		seen[r.Path] = true
-	}
+	dups := refetches(farm)
 	auditOK(t, farm, dups)
 }
 
@@ -539,14 +532,7 @@ func TestRecrawlKillResume(t *testing.T) {
 		before = got
 	}
 	checkPagesWhole(t, dir)
-	dups := 0
-	seen := map[string]bool{}
-	for _, r := range farm.Requests() {
-		if r.Path != "/robots.txt" && seen[r.Path] {
-			dups++
-		}
-		seen[r.Path] = true
-	}
+	dups := refetches(farm)
 	auditOK(t, farm, dups)
 }
 
@@ -638,14 +624,7 @@ func TestRecrawlUnfinished(t *testing.T) {
 			t.Errorf("round %d: /broken requested %d times in all, want %d", r, broken, (r+1)*attempts)
 		}
 	}
-	dups := 0
-	seen := map[string]bool{}
-	for _, r := range farm.Requests() {
-		if r.Path != "/robots.txt" && seen[r.Path] {
-			dups++
-		}
-		seen[r.Path] = true
-	}
+	dups := refetches(farm)
 	r := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: testDelay, Tolerance: time.Millisecond, MaxDuplicates: dups})
 	if err := r.Err(); err != nil {
 		t.Errorf("audit: %v", err)
@@ -672,4 +651,18 @@ func readJSONLMaybe(t *testing.T, path string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// refetches counts the farm's requests for a page path it had already answered,
+// robots.txt aside: the duplicates a recrawl makes on purpose.
+func refetches(farm *crawltest.Farm) int {
+	dups := 0
+	seen := map[string]bool{}
+	for _, r := range farm.Requests() {
+		if r.Path != "/robots.txt" && seen[r.Path] {
+			dups++
+		}
+		seen[r.Path] = true
+	}
+	return dups
 }
