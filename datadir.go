@@ -144,10 +144,7 @@ func nextDue(hosts iter.Seq[frontier.HostStats]) time.Time {
 			first = h.NextDue
 		}
 	}
-	if first.IsZero() {
-		return first
-	}
-	return first.UTC()
+	return first.UTC() // the zero Time stays zero
 }
 
 // endState is the state of a crawl whose Run returns err.
