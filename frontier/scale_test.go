@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -214,23 +215,14 @@ func scaleBuild(path string, urls int) error {
 					es = append(es, Entry{URL: scaleURL(int(i%scaleHosts), uint64(i)), Depth: 1})
 				}
 				if n, err := f.Add(context.Background(), es...); err != nil || n != len(es) {
-					errs <- cmpOr(err, fmt.Errorf("%d of %d added", n, len(es)))
+					errs <- cmp.Or(err, fmt.Errorf("%d of %d added", n, len(es)))
 					return
 				}
 			}
 		}()
 	}
-	err = cmpOr(<-errs, <-errs)
-	return cmpOr(err, f.Close())
-}
-
-func cmpOr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	err = cmp.Or(<-errs, <-errs)
+	return cmp.Or(err, f.Close())
 }
 
 // scaleQueued returns which of the URLs in the maps given are queued, as Next sees
