@@ -11,10 +11,9 @@ import (
 
 // lastFetch is what a refetch of a page knows of the fetch before it.
 type lastFetch struct {
-	sched pageSchedule // the page's record in schedule.db, if ok
-	ok    bool
-	// base is the fetch this one follows: sched.cur, or sched.prev when sched.cur is
-	// that of this very lease, cut by a crash before its Done (see pageSchedule).
+	// base is the fetch this one follows: the page's schedule.db record's cur, or its
+	// prev when cur is that of this very lease, cut by a crash before its Done (see
+	// pageSchedule).
 	base    fetchState
 	hasBase bool
 	hint    sitemapHint      // what a sitemap said of the page
@@ -39,14 +38,13 @@ func (c *Crawler) lastFetch(l *frontier.Lease) (*lastFetch, error) {
 
 // scheduled reads what schedule.db knows of l's page.
 func (c *Crawler) scheduled(l *frontier.Lease) (*lastFetch, error) {
-	lf := &lastFetch{}
-	var err error
-	if lf.sched, lf.ok, lf.hint, err = c.schedule.get(l.URL); err != nil {
+	sched, ok, hint, err := c.schedule.get(l.URL)
+	if err != nil {
 		return nil, err
 	}
-	lf.base, lf.hasBase = lf.sched.cur, lf.ok
-	if lf.ok && lf.sched.cur.due == unixNano(l.Due) {
-		lf.base, lf.hasBase = lf.sched.prev, lf.sched.hasPrev
+	lf := &lastFetch{base: sched.cur, hasBase: ok, hint: hint}
+	if ok && sched.cur.due == unixNano(l.Due) {
+		lf.base, lf.hasBase = sched.prev, sched.hasPrev
 	}
 	return lf, nil
 }
