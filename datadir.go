@@ -135,9 +135,9 @@ type Status struct {
 	Error     string    `json:"error,omitempty"` // what stopped a failed crawl
 }
 
-// nextDue returns the earliest due time of the URLs given back for later
+// NextDue returns the earliest due time of the URLs given back for later
 // (frontier.HostStats.NextDue) among hosts, in UTC, or the zero Time if none has one.
-func nextDue(hosts iter.Seq[frontier.HostStats]) time.Time {
+func NextDue(hosts iter.Seq[frontier.HostStats]) time.Time {
 	var first time.Time
 	for h := range hosts {
 		if !h.NextDue.IsZero() && (first.IsZero() || h.NextDue.Before(first)) {
@@ -179,7 +179,7 @@ func (c *Crawler) writeStatus(state string, rate float64, runErr error) error {
 		Scheduled:   st.Scheduled,
 	}
 	if st.Scheduled > 0 {
-		s.NextDue = nextDue(c.front.Hosts())
+		s.NextDue = NextDue(c.front.Hosts())
 	}
 	if state != StateRunning {
 		if sum.Duration > 0 {

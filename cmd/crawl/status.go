@@ -73,13 +73,7 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	}
 	now := time.Now()
 	if st.Scheduled > 0 {
-		var first time.Time
-		for h := range f.Hosts() {
-			if !h.NextDue.IsZero() && (first.IsZero() || h.NextDue.Before(first)) {
-				first = h.NextDue
-			}
-		}
-		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(first, now))
+		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(crawl.NextDue(f.Hosts()), now))
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
 	printLastRun(w, *data, now)
