@@ -119,19 +119,7 @@ func (s *NATSServer) Log() string {
 
 // Kill stops the server with SIGKILL and waits for it to exit: JetStream's files stay
 // as the kill left them.
-func (s *NATSServer) Kill() error {
-	s.mu.Lock()
-	cmd := s.cmd
-	s.cmd = nil
-	s.mu.Unlock()
-	if cmd == nil {
-		return nil
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	s.addCPU(cmd)
-	return nil
-}
+func (s *NATSServer) Kill() error { return s.stop(syscall.SIGKILL) }
 
 func (s *NATSServer) addCPU(cmd *exec.Cmd) {
 	if st := cmd.ProcessState; st != nil {
@@ -158,7 +146,11 @@ func (s *NATSServer) Restart() error {
 }
 
 // Close stops the server (SIGTERM, then SIGKILL if it lingers) and waits for it.
-func (s *NATSServer) Close() error {
+func (s *NATSServer) Close() error { return s.stop(syscall.SIGTERM) }
+
+// stop sends sig to the running server, if any, and waits for it to exit, killing it
+// if it lingers past 10s.
+func (s *NATSServer) stop(sig syscall.Signal) error {
 	s.mu.Lock()
 	cmd := s.cmd
 	s.cmd = nil
@@ -166,7 +158,7 @@ func (s *NATSServer) Close() error {
 	if cmd == nil {
 		return nil
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(sig)
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	select {
