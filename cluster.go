@@ -50,7 +50,7 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 	if k.Shards == "" {
 		return bad("cluster.shards", k.Shards, "must list the shards this process owns, such as 0-15 (of 0-%d)", k.ShardCount-1)
 	}
-	if _, err := parseShards(k.Shards, k.ShardCount); err != nil {
+	if _, err := cluster.ParseShards(k.Shards, k.ShardCount); err != nil {
 		return bad("cluster.shards", k.Shards, "%v", err)
 	}
 	if !streamName.MatchString(k.Stream) {
@@ -98,12 +98,9 @@ func defaultName(shards string) string {
 	}, name)
 }
 
-// parseShards is cluster.ParseShards.
-func parseShards(s string, total int) ([]int, error) { return cluster.ParseShards(s, total) }
-
 // clusterConfig converts the cluster section for package cluster.
 func (k ClusterConfig) clusterConfig() (cluster.Config, error) {
-	own, err := parseShards(k.Shards, k.ShardCount)
+	own, err := cluster.ParseShards(k.Shards, k.ShardCount)
 	if err != nil {
 		return cluster.Config{}, err
 	}
