@@ -45,6 +45,7 @@ type Config struct {
 	Extract    ExtractConfig    `yaml:"extract"`
 	Storage    StorageConfig    `yaml:"storage"`
 	Recrawl    RecrawlConfig    `yaml:"recrawl"`
+	Frontier   FrontierConfig   `yaml:"frontier"`
 	Cluster    ClusterConfig    `yaml:"cluster"`
 
 	// DedupFrom names earlier crawls to deduplicate against: a data directory (its
@@ -89,6 +90,46 @@ type RecrawlConfig struct {
 	// at most Interval, MaxInterval at least Interval.
 	MinInterval Duration `yaml:"min_interval"`
 	MaxInterval Duration `yaml:"max_interval"`
+}
+
+// FrontierConfig sets how the frontier (frontier.db) takes in the links pages lead
+// to. The zero value queues each page's links in the transaction that finishes it.
+type FrontierConfig struct {
+	// LinkBatch is how many links found on pages are staged before they are sorted
+	// into the seen set and the queues in one batch (frontier.Options.LinkBatch).
+	// Staged links are durable as soon as their page is done, but they are not
+	// queued, nor known to be new or duplicates, until that batch; the crawl sorts
+	// them in early rather than wait for a host or end, and status counts them as
+	// "found and not yet sorted into the queues". A batch holds memory for about
+	// twice this many links. 0: off, each page's links are queued one by one as the
+	// page is done, which rewrites a seen page and a queue page per link. Default
+	// DefaultLinkBatch; at most MaxFrontierBatch.
+	LinkBatch int `yaml:"link_batch"`
+	// LogBatch is how many queue changes of finished pages (a URL done, failed,
+	// retried, given back for later) wait in the frontier's log, about 100 bytes of
+	// memory each, before they are written into the queues in one sorted batch
+	// (frontier.Options.LogBatch). 0: the frontier's default, 50,000; at most
+	// MaxFrontierBatch.
+	LogBatch int `yaml:"log_batch"`
+}
+
+// DefaultLinkBatch is frontier.link_batch's default, in links (BENCHMARKS.md, "the
+// engine stages links").
+const DefaultLinkBatch = 100_000
+
+// MaxFrontierBatch bounds frontier.link_batch and frontier.log_batch: a batch is
+// held in memory while it is sorted in.
+const MaxFrontierBatch = 10_000_000
+
+// validate checks the frontier section; bad builds the error.
+func (f *FrontierConfig) validate(bad func(field string, value any, format string, args ...any) error) error {
+	if f.LinkBatch < 0 || f.LinkBatch > MaxFrontierBatch {
+		return bad("frontier.link_batch", f.LinkBatch, "must be between 0 (off) and %d", MaxFrontierBatch)
+	}
+	if f.LogBatch < 0 || f.LogBatch > MaxFrontierBatch {
+		return bad("frontier.log_batch", f.LogBatch, "must be between 0 (the default) and %d", MaxFrontierBatch)
+	}
+	return nil
 }
 
 // Recrawl modes.
@@ -389,8 +430,9 @@ func DefaultConfig() Config {
 			MinInterval: Duration(time.Minute),
 			MaxInterval: Duration(90 * 24 * time.Hour),
 		},
-		URL:     URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
-		Extract: ExtractConfig{MaxHTMLBytes: 2 << 20},
+		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch},
+		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
+		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
 		Storage: StorageConfig{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,
@@ -595,6 +637,9 @@ func (c *Config) Validate() error {
 		return bad("robots.unreachable_retry", r.UnreachableRetry, "must be positive")
 	}
 	if err := c.Recrawl.validate(bad); err != nil {
+		return err
+	}
+	if err := c.Frontier.validate(bad); err != nil {
 		return err
 	}
 	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {

@@ -88,6 +88,9 @@ robots:
   unreachable_retry: 30s
 fetch:
   max_body_size: 2MiB
+frontier:
+  link_batch: 0
+  log_batch: 20000
 `
 	got, err := ParseConfig(strings.NewReader(in))
 	if err != nil {
@@ -110,6 +113,8 @@ fetch:
 		{"robots.unreachable_attempts", got.Robots.UnreachableAttempts, 5},
 		{"robots.unreachable_retry", time.Duration(got.Robots.UnreachableRetry), 30 * time.Second},
 		{"fetch.max_body_size", got.Fetch.MaxBodySize, ByteSize(2 << 20)},
+		{"frontier.link_batch", got.Frontier.LinkBatch, 0},
+		{"frontier.log_batch", got.Frontier.LogBatch, 20000},
 		// Keys not given keep their defaults.
 		{"politeness.per_host", got.Politeness.PerHost, 1},
 		{"sitemaps.from_robots", got.Sitemaps.FromRobots, true},
@@ -180,6 +185,10 @@ func TestValidate(t *testing.T) {
 		{"content signal use", "robots:\n  content_signal_use: training", "robots.content_signal_use", 2},
 		{"no links per page", "scope:\n  max_links_per_page: 0", "scope.max_links_per_page", 2},
 		{"too many links per page", "scope:\n  max_links_per_page: 1000001", "scope.max_links_per_page", 2},
+		{"negative link batch", "frontier:\n  link_batch: -1", "frontier.link_batch", 2},
+		{"huge link batch", "frontier:\n  link_batch: 10000001", "frontier.link_batch", 2},
+		{"negative log batch", "frontier:\n  log_batch: -5", "frontier.log_batch", 2},
+		{"huge log batch", "frontier:\n  link_batch: 0\n  log_batch: 20000000", "frontier.log_batch", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -295,6 +295,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	}()
 
 	err = c.runWorkers(ctx)
+	if err == nil {
+		err = c.sortInStaged(ctx)
+	}
 	st := c.front.Stats()
 	c.finalStats.Store(&st)
 	sum := c.Summary()
@@ -367,6 +370,28 @@ func (c *Crawler) runWorkers(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// sortInStaged sorts the links still staged in the frontier (frontier.link_batch) into
+// the seen set and the queues, when the workers have stopped of themselves. The
+// frontier does that before it runs out of URLs, but not when max_pages stops the
+// crawl: then the links found by its last pages are still staged, and the run's
+// figures (queued, duplicates, whether the crawl is complete) would not count them. A
+// crawl stopped by ctx leaves them staged, durable, for the next run: a stop should
+// not wait for a batch.
+func (c *Crawler) sortInStaged(ctx context.Context) error {
+	st := c.front.Stats()
+	if st.Staged == 0 {
+		return nil
+	}
+	c.log.Info("sorting the staged links into the queues", "links", st.Staged)
+	if err := c.front.Flush(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmtErr("sorting the staged links into the queues", err)
+	}
+	return nil
+}
+
 // openFrontier opens the frontier database, which locks the data directory.
 func (c *Crawler) openFrontier() error {
 	var err error
@@ -375,6 +400,8 @@ func (c *Crawler) openFrontier() error {
 		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
 		MaxDone:            c.cfg.Scope.MaxPages,
 		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
+		LinkBatch:          c.cfg.Frontier.LinkBatch,
+		LogBatch:           c.cfg.Frontier.LogBatch,
 		Now:                c.Now,
 	})
 	return err

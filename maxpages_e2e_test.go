@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/crawltest"
+	"github.com/politecrawl/crawl/frontier"
 )
 
 // scope.max_pages counts pages fetched, not URLs queued: robots-blocked URLs do not use
@@ -55,4 +57,47 @@ func TestCrawlMaxPagesCountsFetched(t *testing.T) {
 		}
 	}
 	auditOK(t, farm, 0)
+}
+
+// A crawl stopped by max_pages sorts the links its last pages found into the queues
+// before it ends, so that its figures and `crawl status` count them as queued (with
+// frontier.link_batch they would otherwise still be staged), and a rerun with a
+// larger max_pages fetches them (issue 14).
+func TestCrawlMaxPagesSortsInStagedLinks(t *testing.T) {
+	for _, linkBatch := range []int{0, crawl.DefaultLinkBatch} {
+		t.Run(fmt.Sprint("link_batch=", linkBatch), func(t *testing.T) {
+			pages := map[string]*crawltest.Page{}
+			var links []string
+			for i := range 5 {
+				p := fmt.Sprintf("/p%d.html", i)
+				links = append(links, p)
+				pages[p] = &crawltest.Page{}
+			}
+			pages["/"] = &crawltest.Page{Links: links}
+			farm := startFarm(t, []crawltest.Site{{Host: "staged.test", Pages: pages}})
+			dir := t.TempDir()
+			cfg := testConfig(farm, dir)
+			cfg.Frontier.LinkBatch = linkBatch
+			cfg.Scope.MaxPages = 1 // the seed: its links are found by the last page done
+			sum := runCrawl(t, cfg)
+			if sum.Queued != 5 || sum.Staged != 0 || !sum.LimitReached || sum.Complete {
+				t.Fatalf("after max_pages 1: queued %d staged %d, LimitReached %v Complete %v; want 5 queued, none staged, the limit reached\n%s",
+					sum.Queued, sum.Staged, sum.LimitReached, sum.Complete, sum)
+			}
+			f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := f.Stats()
+			f.Close()
+			if st.Queued != 5 || st.Staged != 0 || st.Added != 6 {
+				t.Fatalf("frontier after the run: queued %d staged %d added %d, want 5, 0 and 6", st.Queued, st.Staged, st.Added)
+			}
+			cfg.Scope.MaxPages = 0
+			if sum := runCrawl(t, cfg); !sum.Complete || sum.Pages != 5 {
+				t.Fatalf("rerun without max_pages: %d pages, Complete %v; want the 5 links fetched\n%s", sum.Pages, sum.Complete, sum)
+			}
+			auditOK(t, farm, 0)
+		})
+	}
 }

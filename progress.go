@@ -53,6 +53,7 @@ type Progress struct {
 	Pages       int64         // page and sitemap responses so far
 	PagesPerSec float64       // over the last interval
 	Queued      int64         // URLs waiting in the frontier
+	Staged      int64         // links found and not yet sorted into the queues (frontier.link_batch)
 	InFlight    int64         // fetches in progress
 	HostsActive int           // hosts with queued URLs whose ready time has come
 	HostsWait   int           // hosts with queued URLs waiting for their ready time
@@ -61,8 +62,8 @@ type Progress struct {
 }
 
 func (p Progress) String() string {
-	return fmt.Sprintf("%s elapsed, %d pages, %.1f pages/s, %d queued, %d in flight, hosts %d ready / %d waiting, %d errors, %s",
-		formatElapsed(p.Elapsed), p.Pages, p.PagesPerSec, p.Queued, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, formatBytes(p.Bytes))
+	return fmt.Sprintf("%s elapsed, %d pages, %.1f pages/s, %d queued, %d links to sort in, %d in flight, hosts %d ready / %d waiting, %d errors, %s",
+		formatElapsed(p.Elapsed), p.Pages, p.PagesPerSec, p.Queued, p.Staged, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, formatBytes(p.Bytes))
 }
 
 // Line formats the snapshot for a live terminal line of at most width-1 columns (so
@@ -151,6 +152,7 @@ func (c *Crawler) progress(lastPages int64, since time.Duration) Progress {
 		Elapsed:     c.now().Sub(c.started),
 		Pages:       c.counters.pages.Load(),
 		Queued:      st.Queued,
+		Staged:      st.Staged,
 		InFlight:    c.counters.inFlight.Load(),
 		HostsActive: st.HostsReady,
 		HostsWait:   st.HostsWaiting,
@@ -205,7 +207,7 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 			} else {
 				c.log.Info("progress", "elapsed", p.Elapsed.Round(time.Second).String(), "pages", p.Pages,
 					"pages_per_sec", fmt.Sprintf("%.1f", p.PagesPerSec),
-					"queued", p.Queued, "in_flight", p.InFlight, "hosts_ready", p.HostsActive,
+					"queued", p.Queued, "staged", p.Staged, "in_flight", p.InFlight, "hosts_ready", p.HostsActive,
 					"hosts_waiting", p.HostsWait, "errors", p.Errors, "bytes", p.Bytes)
 				if c.ProgressEvery > 0 && c.Stderr != nil {
 					fmt.Fprintf(c.Stderr, "progress: %s\n", p)
@@ -235,6 +237,7 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 	counter("robots_fetches_total", "robots.txt fetches.", func() float64 { return float64(c.counters.robotsFetched.Load()) })
 	gauge("in_flight", "Fetches in progress.", func() float64 { return float64(c.counters.inFlight.Load()) })
 	gauge("queued", "URLs waiting in the frontier.", func() float64 { return float64(c.front.Stats().Queued) })
+	gauge("staged", "Links found and not yet sorted into the frontier's queues (frontier.link_batch).", func() float64 { return float64(c.front.Stats().Staged) })
 
 	ln, err := net.Listen("tcp", c.cfg.MetricsAddr)
 	if err != nil {

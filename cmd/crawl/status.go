@@ -149,6 +149,9 @@ func printFigures(w io.Writer, s *crawl.Status) {
 	fmt.Fprintf(w, "  pages    %d (%.1f pages/s), %d robots.txt, %d network errors, %s\n",
 		sum.Pages, s.PagesPerSec, sum.RobotsFetched, sum.Errors, formatSize(sum.Bytes))
 	fmt.Fprintf(w, "  queued   %d, in flight %d, set aside %d; done %d over the whole crawl\n", sum.Queued, s.InFlight, sum.Parked, s.Done)
+	if sum.Staged > 0 {
+		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", sum.Staged)
+	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting\n", s.Hosts, s.HostsReady, s.HostsWait)
 	if s.Scheduled > 0 {
 		fmt.Fprintf(w, "  later    %d to be fetched again (recrawl)%s\n", s.Scheduled, dueAt(s.NextDue, s.Updated))

@@ -242,3 +242,36 @@ func TestStatusScheduled(t *testing.T) {
 		t.Fatalf("status: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestStatusStaged: links staged and not yet sorted into the queues (frontier.link_batch)
+// are shown, from the frontier and from the last run's figures.
+func TestStatusStaged(t *testing.T) {
+	data := t.TempDir()
+	f, err := frontier.Open(filepath.Join(data, "frontier.db"), frontier.Options{LinkBatch: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := f.Add(ctx, frontier.Entry{URL: "http://a.test/1"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := []frontier.Entry{{URL: "http://a.test/2"}, {URL: "http://a.test/3"}, {URL: "http://b.test/"}}
+	if err := f.Done(ctx, l, frontier.Outcome{Kind: frontier.Finished, Links: links}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	status := `{"state":"stopped","pid":1,"started":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:01:00Z","summary":{"pages":1,"staged":3}}`
+	if err := os.WriteFile(filepath.Join(data, crawl.StatusFile), []byte(status), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "status", "-data", data)
+	if code != 0 || strings.Count(out, "links    3 found and not yet sorted into the queues") != 2 {
+		t.Fatalf("status: exit %d, want the 3 staged links shown for the frontier and the last run\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
