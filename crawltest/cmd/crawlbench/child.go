@@ -41,6 +41,8 @@ type crawlJob struct {
 	Workers  int
 	MinDelay time.Duration
 	MaxPages int // scope.max_pages; 0: none
+	// LinkBatch is frontier.link_batch; nil: the engine's default.
+	LinkBatch *int
 }
 
 // scaleJob opens a frontier built by the parent and measures it.
@@ -161,6 +163,9 @@ func (b *bench) startChild(ctx context.Context, j *job) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
+	}
+	if j.Kind == "crawl" && b.opts.linkBatch >= 0 {
+		j.Crawl.LinkBatch = &b.opts.linkBatch
 	}
 	b.jobs++
 	path := filepath.Join(b.dir, fmt.Sprintf("job-%02d-%s.json", b.jobs, j.Kind))

@@ -34,6 +34,9 @@ func engineConfig(j *crawlJob) crawl.Config {
 	cfg.Scope.MaxPages = j.MaxPages
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = j.Resolve
+	if j.LinkBatch != nil {
+		cfg.Frontier.LinkBatch = *j.LinkBatch
+	}
 	return cfg
 }
 

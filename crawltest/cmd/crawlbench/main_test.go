@@ -52,6 +52,7 @@ func TestArgs(t *testing.T) {
 		{"-profile"},
 		{"-workers", "0"},
 		{"-queued", "-1"},
+		{"-link-batch", "x"},
 		{"extra"},
 	} {
 		var out bytes.Buffer
