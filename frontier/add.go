@@ -61,7 +61,9 @@ func (b *batch) add(p *prepared) (bool, error) {
 		b.count(pRefused+p.reject, 1)
 		return false, nil
 	}
-	if b.seenBefore(p) {
+	if seen, err := b.seenBefore(p); err != nil {
+		return false, err
+	} else if seen {
 		b.count(cDuplicate, 1)
 		return false, nil
 	}
@@ -89,12 +91,12 @@ func (b *batch) add(p *prepared) (bool, error) {
 	return true, nil
 }
 
-// seenBefore reports whether p's URL is in the seen bucket or was added by this batch.
-func (b *batch) seenBefore(p *prepared) bool {
+// seenBefore reports whether p's URL is in the seen set or was added by this batch.
+func (b *batch) seenBefore(p *prepared) (bool, error) {
 	if _, ok := b.newSeen[p.fp]; ok {
-		return true
+		return true, nil
 	}
-	return b.seen.Get(p.fp[:]) != nil
+	return b.seen.contains(&p.fp)
 }
 
 // addChunk is the largest Add applied in one transaction, in the order given; larger

@@ -31,13 +31,14 @@ func (f *Frontier) Check() error {
 		ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
 	}
 	staged := f.counters[cStaged]
+	seen := f.seen.clone()
 	f.mu.Unlock()
 	if closed {
 		return ErrClosed
 	}
 	// The records first, in this goroutine, where a fault on a damaged page becomes an
 	// error (view); then bbolt's page check, which runs in a goroutine of its own.
-	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged) }); err != nil {
+	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged, seen) }); err != nil {
 		if !errors.Is(err, ErrCorrupt) {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
@@ -63,8 +64,8 @@ func (f *Frontier) Check() error {
 }
 
 // checkRecords decodes every record and checks the counts against ids, the hosts by
-// id, and staged, the staged links counter.
-func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
+// id, staged, the staged links counter, and seen, the seen set's directory.
+func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64, seen seenState) error {
 	queue, size := tx.Bucket(bucketQueue), keySize
 	if queue == nil {
 		queue, size = tx.Bucket(bucketQueue2), keySize2
@@ -148,13 +149,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	if links != staged {
 		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, links, staged)
 	}
-	err = tx.Bucket(bucketSeen).ForEach(func(k, v []byte) error {
-		if len(k) != len(seenKey{}) || len(v) != 0 {
-			return fmt.Errorf("%w: seen key %x", ErrCorrupt, k)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := checkSeen(tx, seen); err != nil {
 		return err
 	}
 	// Robots entries are opaque here (the robots cache refetches one it cannot

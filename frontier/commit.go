@@ -137,7 +137,7 @@ type batch struct {
 	meta     *bolt.Bucket
 	hostsB   *bolt.Bucket
 	queue    *bolt.Bucket
-	seen     *bolt.Bucket
+	seen     *seenTx
 	leases   *bolt.Bucket
 	robots   *bolt.Bucket
 	staged   *bolt.Bucket
@@ -189,7 +189,7 @@ func (b *batch) begin(tx *bolt.Tx) {
 	b.meta = tx.Bucket(bucketMeta)
 	b.hostsB = tx.Bucket(bucketHosts)
 	b.queue = tx.Bucket(bucketQueue)
-	b.seen = tx.Bucket(bucketSeen)
+	b.seen = newSeenTx(tx, b.f.seen.clone())
 	b.leases = tx.Bucket(bucketLeases)
 	b.robots = tx.Bucket(bucketRobots)
 	b.staged = tx.Bucket(bucketStaged)
@@ -252,6 +252,9 @@ func (b *batch) flush() error {
 	if err := b.putNew(); err != nil {
 		return err
 	}
+	if err := b.seen.maintain(b.meta, b.tx); err != nil {
+		return err
+	}
 	// Host records too go in key order (see newSeen): an Add of many new hosts.
 	for _, name := range slices.Sorted(maps.Keys(b.hosts)) {
 		if ht := b.hosts[name]; ht.direct {
@@ -279,11 +282,10 @@ func (b *batch) flush() error {
 // putNew writes the seen and queue keys of the URLs added so far, in key order, and
 // forgets them: seenBefore then finds them in the bucket.
 func (b *batch) putNew() error {
-	fps := slices.SortedFunc(maps.Keys(b.newSeen), func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
-	for _, fp := range fps {
-		if err := b.seen.Put(fp[:], []byte{}); err != nil {
-			return err
-		}
+	fps := slices.AppendSeq(make([]seenKey, 0, len(b.newSeen)), maps.Keys(b.newSeen))
+	sortKeys(fps)
+	if err := b.seen.put(fps); err != nil {
+		return err
 	}
 	slices.SortFunc(b.newQueue, func(x, y keyValue) int { return bytes.Compare(x.key, y.key) })
 	for _, kv := range b.newQueue {
@@ -301,6 +303,7 @@ func (b *batch) putNew() error {
 func (b *batch) merge() {
 	f := b.f
 	f.seq, f.hostID = b.seq, b.hostID
+	f.seen = b.seen.st
 	for name, d := range b.counters {
 		f.counters[name] += d
 	}

@@ -35,6 +35,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("run by TestCrash")
 	}
 	run, _ := strconv.Atoi(os.Getenv(crashEnvRun))
+	smallSeenSet(t)
 	// Never outlive a parent that failed to kill us.
 	time.AfterFunc(20*time.Second, func() { os.Exit(3) })
 	var outMu sync.Mutex
@@ -141,6 +142,7 @@ func TestCrash(t *testing.T) {
 		t.Skip("in the child")
 	}
 	path := filepath.Join(t.TempDir(), "frontier.db")
+	smallSeenSet(t) // as the child writes them
 	// The kill points are random; FRONTIER_CRASH_SEED replays a seed.
 	seed := uint64(1)
 	if s, err := strconv.ParseUint(os.Getenv("FRONTIER_CRASH_SEED"), 10, 64); err == nil {
@@ -241,6 +243,9 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 		t.Fatalf("run %d: Open after kill: %v", run, err)
 	}
 	defer f.Close()
+	if err := f.Check(); err != nil {
+		t.Fatalf("run %d: Check after kill: %v", run, err)
+	}
 	// Links staged by a committed Done are durable: folded in, they are queued.
 	if err := f.Flush(context.Background()); err != nil {
 		t.Fatalf("run %d: Flush after kill: %v", run, err)
@@ -251,7 +256,7 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 		if n := tx.Bucket(bucketLeases).Stats().KeyN; n != 0 {
 			return fmt.Errorf("%d leases left after Open", n)
 		}
-		seen := tx.Bucket(bucketSeen)
+		ss := newSeenTx(tx, f.seen)
 		return tx.Bucket(bucketQueue).ForEach(func(k, v []byte) error {
 			e, _, err := decodeEntry(v)
 			if err != nil {
@@ -259,7 +264,7 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 			}
 			queued[e.URL] = true
 			perHost[hostIDOf(k)]++
-			if fp := fingerprint(hostOfTest(t, e.URL), e.URL); seen.Get(fp[:]) == nil {
+			if fp := fingerprint(hostOfTest(t, e.URL), e.URL); !mustContain(t, ss, &fp) {
 				return fmt.Errorf("queued URL %s not in the seen set", e.URL)
 			}
 			return nil
@@ -267,6 +272,20 @@ func checkAfterCrash(t *testing.T, run int, path string, added, finished, leased
 	})
 	if err != nil {
 		t.Fatalf("run %d: %v", run, err)
+	}
+	// Every URL ever added is in the seen set, in whichever level or run.
+	f.db.View(func(tx *bolt.Tx) error {
+		ss := newSeenTx(tx, f.seen)
+		for u := range added {
+			if fp := fingerprint(hostOfTest(t, u), u); !mustContain(t, ss, &fp) {
+				t.Fatalf("run %d: added URL %s not in the seen set", run, u)
+			}
+		}
+		return nil
+	})
+	if runs, _ := f.seen.figures(); run == 19 {
+		t.Logf("seen set after the last kill: %d runs, %d keys in level 0, merge under way %v, %d runs to delete",
+			runs, f.seen.l0, f.seen.merge != nil, len(f.seen.dead))
 	}
 	for u := range inDoubt {
 		if !queued[u] {

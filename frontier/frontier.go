@@ -108,7 +108,8 @@ var (
 	keyFormat    = []byte("format")
 	keySeq       = []byte("seq")
 	keyHostID    = []byte("hostid")
-	formatValue  = []byte("politecrawl-frontier 4") // 4: the Done log, host records with a stamp
+	formatValue  = []byte("politecrawl-frontier 5") // 5: the seen set in runs
+	format4      = []byte("politecrawl-frontier 4") // 4: the Done log, host records with a stamp
 	format3      = []byte("politecrawl-frontier 3") // 3: queue keys carry a due time
 	format2      = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
 	bucketQueue2 = []byte("queue")
@@ -158,6 +159,7 @@ type Frontier struct {
 	// Owned by the committer goroutine; written under mu.
 	seq    uint64
 	hostID uint64
+	seen   seenState // the directory of the seen set (seenset.go)
 
 	sendMu  sync.RWMutex // held for reading while sending to ops; Close holds it to close ops
 	sending bool         // ops is open
@@ -277,17 +279,22 @@ func (f *Frontier) load(path string) error {
 					return err
 				}
 			}
-			if _, err := tx.CreateBucket(bucketStaged); err != nil {
-				return err
+			for _, name := range [][]byte{bucketStaged, bucketSeen0, bucketSeenRuns} {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
 			}
+			f.seen = seenState{nextID: 1}
 			return tx.Bucket(bucketMeta).Put(keyFormat, formatValue)
 		}
 		buckets := allBuckets
 		switch v := meta.Get(keyFormat); {
 		case bytes.Equal(v, formatValue):
-		case bytes.Equal(v, format3):
-			// Format 4 reads format 3 as it is; the marker keeps older builds from
-			// reading what this one writes (log records, stamped host records).
+		case bytes.Equal(v, format3), bytes.Equal(v, format4):
+			// Format 5 reads formats 3 and 4 as they are (their seen bucket becomes
+			// the oldest level of the seen set, read and never written again); the
+			// marker keeps older builds from reading what this one writes (log
+			// records, stamped host records, seen runs).
 			if tx.Writable() {
 				if err := meta.Put(keyFormat, formatValue); err != nil {
 					return err
@@ -304,10 +311,13 @@ func (f *Frontier) load(path string) error {
 				return fmt.Errorf("%w: %s: bucket %q missing", ErrCorrupt, path, name)
 			}
 		}
-		// Files written before staging have no staged bucket; they get one.
-		if tx.Writable() && tx.Bucket(bucketStaged) == nil {
-			if _, err := tx.CreateBucket(bucketStaged); err != nil {
-				return err
+		// Files written before staging have no staged bucket, before format 5 no
+		// level 0 or runs of the seen set; they get them.
+		if tx.Writable() {
+			for _, name := range [][]byte{bucketStaged, bucketSeen0, bucketSeenRuns} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
 			}
 		}
 		if err := f.loadMeta(meta); err != nil {
@@ -360,6 +370,10 @@ func (f *Frontier) loadMeta(meta *bolt.Bucket) error {
 	f.seq = getUint(meta, keySeq)
 	f.hostID = getUint(meta, keyHostID)
 	f.foldPending = meta.Get(keyFold) != nil
+	var err error
+	if f.seen, err = decodeSeenState(meta.Get(keySeenSet)); err != nil {
+		return fmt.Errorf("seen set directory %x", meta.Get(keySeenSet))
+	}
 	c := meta.Cursor()
 	for k, v := c.Seek(counterPfx); bytes.HasPrefix(k, counterPfx); k, v = c.Next() {
 		n, w := binary.Uvarint(v)

@@ -24,8 +24,9 @@ func (f *Frontier) Requeue(ctx context.Context, entries ...Entry) (int, error) {
 	n := 0
 	err := f.do(ctx, &op{apply: func(b *batch) error {
 		queued := make(map[string]map[string]bool) // host → URLs in its queue
+		again := make(map[seenKey]bool)            // URLs seen before and requeued by this call
 		for i := range ps {
-			ok, err := b.requeue(&ps[i], queued)
+			ok, err := b.requeue(&ps[i], queued, again)
 			if err != nil {
 				return err
 			}
@@ -42,12 +43,20 @@ func (f *Frontier) Requeue(ctx context.Context, entries ...Entry) (int, error) {
 }
 
 // requeue queues one prepared entry for Requeue and reports whether it did. queued
-// caches the URLs in the queues of the hosts looked at so far.
-func (b *batch) requeue(p *prepared, queued map[string]map[string]bool) (bool, error) {
-	if p.reject != "" || !b.seenBefore(p) {
+// caches the URLs in the queues of the hosts looked at so far; again holds the URLs
+// seen before that this call queued again (they are not new to the seen set).
+func (b *batch) requeue(p *prepared, queued map[string]map[string]bool, again map[seenKey]bool) (bool, error) {
+	if p.reject != "" {
 		return b.add(p)
 	}
-	if _, ok := b.newSeen[p.fp]; ok {
+	seen, err := b.seenBefore(p)
+	if err != nil {
+		return false, err
+	}
+	if !seen {
+		return b.add(p)
+	}
+	if _, ok := b.newSeen[p.fp]; ok || again[p.fp] {
 		return false, nil // queued by this batch
 	}
 	ht := b.host(p.host, true)
@@ -63,7 +72,7 @@ func (b *batch) requeue(p *prepared, queued map[string]map[string]bool) (bool, e
 		return false, nil
 	}
 	b.seq++
-	b.newSeen[p.fp] = struct{}{}
+	again[p.fp] = true
 	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, b.seq), p.val})
 	ht.rec.queued++
 	if ht.rec.done > 0 {

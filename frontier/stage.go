@@ -311,6 +311,14 @@ func (b *batch) foldOps(last uint64) []foldOp {
 // budget nodes or ps is done, and returns where it stopped and how many it added.
 // before, if not nil, is called before each group of links is added with its size.
 func (b *batch) addRun(ps []prepared, pos int, budget int64, before func(n int) error) (next, added int, err error) {
+	// The seen keys of a long sorted stream go to a run of their own (seenset.go).
+	b.seen.stream = len(ps) >= seenMinRun
+	defer func() {
+		if err == nil && next == len(ps) {
+			err = b.seen.closeRun()
+		}
+		b.seen.stream = false
+	}()
 	nodes := nodeCount(b.tx)
 	for pos < len(ps) && nodeCount(b.tx)-nodes < budget {
 		end := min(pos+foldCheck, len(ps))

@@ -40,6 +40,11 @@ type Stats struct {
 	Hosts, HostsReady, HostsWaiting, HostsParked int
 	// Recovered is the number of leases of a dead process that Open requeued.
 	Recovered int
+	// SeenRuns is the number of sorted runs of the seen set (each URL looked up
+	// probes each of them) and SeenLevel0 the number of URLs in its level 0, not yet
+	// written out as a run (see The seen set in the package documentation).
+	SeenRuns   int
+	SeenLevel0 int64
 }
 
 // FailedTotal returns the number of failed URLs, all reasons together.
@@ -96,6 +101,7 @@ func (f *Frontier) Stats() Stats {
 		Hosts:      len(f.hosts),
 		Recovered:  f.recovered,
 	}
+	s.SeenRuns, s.SeenLevel0 = f.seen.figures()
 	if f.opts.ReadOnly {
 		s.Leased = f.roLeases
 	}
