@@ -9,7 +9,7 @@
 //
 // # Storage
 //
-// The file holds seven buckets:
+// The file holds nine buckets:
 //
 //   - meta: format marker, sequence counters and crawl-wide counters;
 //   - hosts: one record per authority (scheme://host[:port]) with its id, ready time
@@ -20,8 +20,10 @@
 //     depth (ascending) + sequence number, so a host's queue is one contiguous key
 //     range: first the URLs due at once (due time 0: every new link) in priority
 //     order, then those given back for later (Outcome.Refetch) by due time;
-//   - seen: every URL ever accepted, as 4 bytes of a hash of its host followed by
-//     a 128-bit truncated SHA-256 fingerprint of the URL;
+//   - seen0, seenruns and seen: the seen set, every URL ever accepted, as 4 bytes of
+//     a hash of its host followed by a 128-bit truncated SHA-256 fingerprint of the
+//     URL: a small B+tree (level 0), sorted runs of such keys, and the format-4 seen
+//     set, read and never written (see The seen set);
 //   - leases: the queue keys leased and not yet finished; Open returns them to their
 //     queues (at-least-once);
 //   - robots: cached robots.txt data by authority, opaque to this package;
@@ -38,8 +40,8 @@
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. Mapped pages count in the resident set only once read.
 //
-// Format 3 files (before the Done log) are read as they are, and a writable Open
-// marks them format 4, which older builds refuse. Format 2 files (queue keys without
+// Format 3 and 4 files (before the Done log, before the seen set in runs) are read
+// as they are, and a writable Open marks them format 5, which older builds refuse. Format 2 files (queue keys without
 // a due time, in a bucket named queue) are upgraded by the first writable Open,
 // 50,000 entries per transaction; a crash part way leaves a file the next Open goes
 // on upgrading. A read-only Open reads them as they are.
@@ -121,6 +123,53 @@
 // Each URL gets its queue sequence number before the sort (when staged, or in the
 // order given to Add), so a host's URLs keep their order; duplicates and limits
 // within a batch are decided in seen-key order, the first of two equal URLs winning.
+//
+// # The seen set
+//
+// A seen key is a hash, so new URLs land all over the key space: in a B+tree of every
+// seen key (format 4), a fold of F links rewrote about min(F, pages) of its 4 KiB
+// pages, about 600 bytes per link at 10M URLs, half of what a fold wrote. The seen
+// set is now a log-structured merge of sorted runs, as IRLbot's DRUM keeps it on
+// disk, with bbolt as the only store:
+//
+//   - Level 0 (bucket seen0) is a B+tree of at most 16,384 keys, about 200 pages, for
+//     the URLs added one by one (Done's links when not staged, a small Add). Once
+//     full, a commit writes it out, in key order, as a run and empties it.
+//   - A run (bucket seenruns) is an immutable sorted set of keys in blocks of up to
+//     200 keys (4,000 bytes, so that two blocks fill two pages), each under the run's
+//     id and its first key, written in key order only (FillPercent 1: full pages).
+//     A sorted stream of at least 1,024 new URLs (a fold's links, a large Add) writes
+//     its new keys straight into a run of its own, a block per 200 URLs, instead of
+//     rewriting a page per link.
+//   - The format-4 bucket seen, if the file has one, is the oldest level: looked up,
+//     never written again.
+//
+// A lookup probes level 0, then each run (a seek to the block that would hold the
+// key), then the format-4 bucket. The fold looks keys up in ascending order, so each
+// run keeps the block it read last and answers the next keys that fall in its range
+// without a seek: a fold reads at most one block per run and block.
+//
+// Runs are merged tiered: a run of n keys is of tier t when n is at most 16,384·4^(t+1),
+// and once four runs are of one tier, they are merged into one (of the next tier),
+// 256 blocks (1 MiB) per commit, reading each run in order with one block in memory.
+// Tiered rather than leveled, by the arithmetic: at 10M URLs level 0 fills about 610
+// times; tiered with a fan-in of 4, a key is rewritten once per tier, about log4(610)
+// = 5 times (100 bytes per URL over the crawl), and lookups probe at most 3 runs per
+// tier, about 15; leveled with a fan-in of 10 keeps 3 runs but rewrites each key
+// about 5 times per level (each merge into a level rewrites that whole level), some
+// 15 times, 300 bytes per URL. What bounds the crawl is bytes written (see
+// BENCHMARKS.md), and a probe reads a block that the fold's ascending order mostly
+// finds already read, so tiered wins.
+//
+// The meta key "seenset" is the directory: the complete runs with their keys and
+// blocks, the keys in level 0, the run a sorted stream is appending to, a merge under
+// way (its input runs, its output run and the last key written) and the merged-away
+// runs whose blocks are still to delete (at most 512 per commit). It changes in the
+// transaction that writes the blocks it describes, so a crash leaves them agreeing: a
+// merge's output is a run of the directory only once complete (until then its
+// inputs answer lookups), and a merge or a stream cut by a kill -9 goes on from the
+// last key its last commit wrote. Check reads every block (sorted, no overlap within
+// a run, sizes, counts as the directory says, no block of a run it does not name).
 //
 // # Repairs
 //
