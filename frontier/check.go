@@ -126,10 +126,10 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64, seen seenStat
 	var links int64
 	if b := tx.Bucket(bucketStaged); b != nil {
 		var buf []prepared
-		err := b.ForEach(func(k, v []byte) error {
+		err := eachRecord(b, func(key uint64, rec []byte) error {
 			var err error
-			if buf, err = decodeRecord(buf[:0], v); err != nil || len(k) != 8 {
-				return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
+			if buf, err = decodeRecord(buf[:0], rec); err != nil {
+				return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
 			}
 			links += int64(len(buf))
 			return nil

@@ -30,7 +30,10 @@
 //   - staged: the Done log, one record per commit under a growing sequence number:
 //     the outcomes of Done not yet written to the hosts and queue3 buckets, and the
 //     links found by Done and not yet queued (see The Done log and The batched path
-//     below).
+//     below). A record is stored in parts of at most 992 bytes (four to a 4 KiB
+//     page), keyed by its sequence number (8 bytes) and the part's index (4 bytes,
+//     the top bit set on the last part); files written before hold each record whole
+//     under its sequence number, and are read as they are.
 //
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
 // keyed by the time each may be leased next; it keeps nothing per URL but the queue
@@ -68,8 +71,10 @@
 //
 // Done rewrites no page of the hosts or queue3 trees: in the transaction that
 // finishes the lease it appends one record to the end of the staged bucket (keys
-// only grow, so only the rightmost leaf and its branch are rewritten), one record per
-// group commit, holding the records of the hosts whose outcomes it carries, as they
+// only grow and pages are filled whole, so only the rightmost leaf and its branch
+// are rewritten; the record is cut into parts of a quarter page, since bbolt never
+// splits a leaf of four keys or fewer and would rewrite, with each commit, the
+// whole records of the three before), one record per group commit, holding the records of the hosts whose outcomes it carries, as they
 // are after the commit and stamped with the record's key, the queue changes (the key
 // of a URL finished, failed or skipped, to delete; a retried URL's key with its new
 // attempt count; a refetched URL's new key, due later) and the links it staged. When

@@ -3,6 +3,7 @@ package frontier
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -97,7 +98,7 @@ func (b *batch) flushLog() error {
 		}
 		b.stagedLinks = b.stagedLinks[:0]
 		b.logWritten++
-		return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+		return b.putRecord(key, rec)
 	}
 	lhs := make([]logHost, len(hosts))
 	for i, ht := range hosts {
@@ -112,7 +113,7 @@ func (b *batch) flushLog() error {
 	}
 	b.logOps = b.logOps[:0]
 	b.logWritten++
-	return b.staged.Put(binary.BigEndian.AppendUint64(nil, key), rec)
+	return b.putRecord(key, rec)
 }
 
 // encodeLog encodes a log record: host records, queue changes and staged links.
@@ -212,6 +213,126 @@ func decodeRecord(dst []prepared, rec []byte) ([]prepared, error) {
 	return decodeStagedLinks(dst, links, true)
 }
 
+// The log's storage. A record is stored as parts of at most partSize bytes, each under
+// its own key: the record's sequence number (8 bytes, big-endian) and the part's index
+// (4 bytes, big-endian), with partLast set on the record's last part, so that a
+// record's parts are neighbours in order and its last one sorts after the others.
+// The staged bucket's keys only grow and it is filled to the brim (FillPercent 1):
+// a commit writes its record into new leaves and rewrites only the rightmost leaf
+// it found, and that leaf's branch. Stored whole, a record of 100 KB was rewritten
+// with each of the next three commits, since bbolt never splits a leaf of four keys
+// or fewer, and a leaf holding such values is rewritten whole.
+//
+// Files written before parts hold each record whole under its 8-byte sequence
+// number; eachRecord reads both.
+const (
+	partKeySize        = 12
+	partLast    uint32 = 1 << 31
+)
+
+// partSize returns how many bytes of a record one part holds on pages of pageSize
+// bytes: four parts with their keys fill a leaf page (16 bytes of page header, 16 of
+// element header per key).
+func partSize(pageSize int) int { return max((pageSize-16)/4-16-partKeySize, 64) }
+
+// partKey is the key of part i of record seq.
+func partKey(seq uint64, i uint32) []byte {
+	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(make([]byte, 0, partKeySize), seq), i)
+}
+
+// putRecord writes rec as the log record seq, in parts. rec must not change until
+// the transaction ends.
+func (b *batch) putRecord(seq uint64, rec []byte) error {
+	b.staged.FillPercent = 1 // keys only grow: fill each page
+	size := partSize(b.tx.DB().Info().PageSize)
+	for i := uint32(0); ; i++ {
+		n := min(size, len(rec))
+		if n == len(rec) {
+			return b.staged.Put(partKey(seq, i|partLast), rec)
+		}
+		if err := b.staged.Put(partKey(seq, i), rec[:n]); err != nil {
+			return err
+		}
+		rec = rec[n:]
+	}
+}
+
+// errEnough, returned by eachRecord's fn, stops it without error.
+var errEnough = errors.New("enough")
+
+// eachRecord calls fn with each record of the log in b, in order, whole: its parts
+// put back together, or as it is for a record written before parts. rec is valid
+// only during the call. A key that is neither, or a record missing a part, is an
+// error wrapping ErrCorrupt; an error from fn is returned as it is, but errEnough,
+// which ends the walk and makes eachRecord return nil.
+func eachRecord(b *bolt.Bucket, fn func(key uint64, rec []byte) error) error {
+	var buf []byte
+	c := b.Cursor()
+	k, v := c.First()
+	for k != nil {
+		var seq uint64
+		var rec []byte
+		switch len(k) {
+		case 8:
+			seq, rec = binary.BigEndian.Uint64(k), v
+			k, v = c.Next()
+		case partKeySize:
+			seq = binary.BigEndian.Uint64(k)
+			buf = buf[:0]
+			for i := uint32(0); ; i++ {
+				if len(k) != partKeySize || binary.BigEndian.Uint64(k) != seq || binary.BigEndian.Uint32(k[8:])&^partLast != i {
+					return fmt.Errorf("%w: log record %d: part %d missing", ErrCorrupt, seq, i)
+				}
+				last := binary.BigEndian.Uint32(k[8:])&partLast != 0
+				if last && i == 0 {
+					rec = v // one part: no copy
+				} else {
+					buf = append(buf, v...)
+					rec = buf
+				}
+				if k, v = c.Next(); last {
+					break
+				}
+			}
+		default:
+			return fmt.Errorf("%w: log key %x", ErrCorrupt, k)
+		}
+		if err := fn(seq, rec); err != nil {
+			if err == errEnough {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteRecords deletes the log records of b up to through, in parts or whole, and
+// returns how many it deleted.
+func deleteRecords(b *bolt.Bucket, through uint64) (int, error) {
+	n := 0
+	c := b.Cursor()
+	// Seek past each key deleted: Next after a Delete skips a key, and First walks
+	// every leaf the deletes emptied, which made a large fold's end quadratic.
+	for k, _ := c.First(); k != nil; {
+		if len(k) != 8 && len(k) != partKeySize {
+			return n, fmt.Errorf("%w: log key %x", ErrCorrupt, k)
+		}
+		if binary.BigEndian.Uint64(k) > through {
+			break
+		}
+		if len(k) == 8 || binary.BigEndian.Uint32(k[8:])&partLast != 0 {
+			n++
+		}
+		k = bytes.Clone(k)
+		if err := c.Delete(); err != nil {
+			return n, err
+		}
+		k, _ = c.Seek(k)
+	}
+	return n, nil
+}
+
 // replay reads the log at Open: host records newer than the stored ones replace them
 // (rec.stamp says which is newer), and the queue changes not folded in yet go to the
 // hosts' pend. ids maps host ids to hosts.
@@ -220,24 +341,19 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 	if b == nil {
 		return nil
 	}
-	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	err := eachRecord(b, func(key uint64, v []byte) error {
 		f.logLen++
 		if len(v) == 0 || v[0] != logVersion {
-			continue
+			return nil
 		}
-		if len(k) != 8 {
-			return fmt.Errorf("log record %x", k)
-		}
-		key := binary.BigEndian.Uint64(k)
 		hosts, ops, _, err := decodeLog(v)
 		if err != nil {
-			return fmt.Errorf("log record %x", k)
+			return fmt.Errorf("log record %d", key)
 		}
 		for _, lh := range hosts {
 			h := f.hosts[lh.name]
 			if h == nil || h.rec.id != lh.rec.id {
-				return fmt.Errorf("log record %x: host %s", k, lh.name)
+				return fmt.Errorf("log record %d: host %s", key, lh.name)
 			}
 			if key > h.rec.stamp {
 				h.rec = lh.rec
@@ -248,13 +364,17 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 		for _, op := range ops {
 			h := ids[hostIDOf(op.key)]
 			if h == nil {
-				return fmt.Errorf("log record %x: queue key %x of no known host", k, op.key)
+				return fmt.Errorf("log record %d: queue key %x of no known host", key, op.key)
 			}
 			if h.pend == nil {
 				h.pend = make(map[string]pendOp)
 			}
 			h.pend[string(op.key)] = pendOp{val: bytes.Clone(op.val), rec: key}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, h := range f.hosts {
 		if h.dirty {

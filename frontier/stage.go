@@ -270,12 +270,10 @@ func (b *batch) foldStep() error {
 	if fs.hostPos < len(fs.hosts) {
 		return nil
 	}
-	c := b.staged.Cursor()
-	for k, _ := c.First(); k != nil && bytes.Compare(k, fs.last) <= 0; k, _ = c.First() {
-		if err := c.Delete(); err != nil {
-			return err
-		}
-		b.logDeleted++
+	n, err := deleteRecords(b.staged, fs.lastKey)
+	b.logDeleted += n
+	if err != nil {
+		return err
 	}
 	f.fold = nil
 	return b.meta.Delete(keyFold)
@@ -366,18 +364,22 @@ func (b *batch) startFold() error {
 	f.foldPending, f.hot = false, false
 	var links []prepared
 	var lastKey []byte
-	c := b.staged.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	err := eachRecord(b.staged, func(key uint64, rec []byte) error {
+		k := binary.BigEndian.AppendUint64(nil, key)
 		if resume != nil && bytes.Compare(k, last) > 0 || resume == nil && len(links) >= f.foldLinks() {
-			break
+			return errEnough
 		}
 		var err error
 		// One copy of the record, which the links' values alias: the fold outlives
 		// this transaction.
-		if links, err = decodeRecord(links, bytes.Clone(v)); err != nil || len(k) != 8 {
-			return fmt.Errorf("%w: staged record %x", ErrCorrupt, k)
+		if links, err = decodeRecord(links, bytes.Clone(rec)); err != nil {
+			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
 		}
 		lastKey = k
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(len(links))) {
 		return fmt.Errorf("%w: fold record %x does not match the staged records", ErrCorrupt, resume)
