@@ -166,7 +166,7 @@ func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
 				b.seq += uint64(len(ps))
 			}
 			var err error
-			next, n, err = b.addRun(ps, pos, addNodes, nil)
+			next, n, err = b.addSlice(ps, pos, addNodes)
 			return err
 		}})
 		if err != nil {

@@ -49,12 +49,13 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write(b.Bytes())
 		outMu.Unlock()
 	}
-	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, even
-	// runs queue them at once.
+	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, at
+	// most 60 or 120 links per fold, even runs queue them at once.
 	// Every run folds the Done log every 10 to 30 queue changes.
 	opts := Options{MaxInFlightPerHost: 1 + run%2, LogBatch: 10 + 10*(run%3)}
 	if run%2 == 1 {
 		opts.LinkBatch = 50 * (1 + run%3)
+		opts.FoldLinks = 60 * (1 + run%4/2)
 		// Folds span many commits, so that kills land in the middle of them.
 		foldNodes, foldCheck = 4, 8
 	}

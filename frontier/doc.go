@@ -38,7 +38,8 @@
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
 // keyed by the time each may be leased next; it keeps nothing per URL but the queue
 // changes logged and not yet folded in (at most about Options.LogBatch of them) and
-// the links of a fold in progress (see The batched path). bbolt maps the file with 1 GiB of
+// the index of a fold in progress, 32 bytes per link (see The batched path). bbolt
+// maps the file with 1 GiB of
 // address space from the start and grows it 4 MiB at a time: a remap, at every
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. Mapped pages count in the resident set only once read.
@@ -118,9 +119,15 @@
 //     process) takes that path at once and returns when the last chunk is committed.
 //   - With Options.LinkBatch set, Done writes a page's links into its log record
 //     rather than queue them, and once LinkBatch links are staged a fold takes the
-//     log's records (up to twice LinkBatch links, at least 100,000) and merges their
-//     links, a chunk per commit, before their other changes (see The Done log for
-//     how a fold cut by a crash goes on where it stopped). Staged links are durable,
+//     log's records (whole records, up to Options.FoldLinks links, 1,048,576 by
+//     default) and merges their links, a chunk per commit, before their other
+//     changes (see The Done log for how a fold cut by a crash goes on where it
+//     stopped). A fold does not hold its links: it reads each link's seen key and
+//     where it lies in the log into an index of 32 bytes per link, sorts that by
+//     seen key and then by the order the links were staged in, and each commit
+//     reads from the log and decodes only the links of its chunk. The larger the
+//     fold, the fewer bytes per link it writes: it rewrites about one queue page
+//     per host it touches, however many links the host gets. Staged links are durable,
 //     but they are not leased, counted as added or duplicates, or held to limits
 //     until folded in; Stats.Staged counts them. Next folds rather than wait for a
 //     host or end the crawl, and Flush folds on demand.

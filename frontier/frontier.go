@@ -73,9 +73,16 @@ type Options struct {
 	// and Flush); Next folds them early rather than wait for a host or end the
 	// crawl. 0 or less queues each Done's links in its own transaction. Staging is
 	// off by default: at 1M URLs over 100k hosts it made cycles 1.4-1.6 times faster
-	// and wrote 0.72 of the bytes, but a fold holds about 250 MB more memory
-	// (BENCHMARKS.md).
+	// and wrote 0.72 of the bytes. A fold holds 32 bytes per link it takes in (see
+	// FoldLinks); the staged links themselves stay on disk.
 	LinkBatch int
+	// FoldLinks is the most staged links one fold takes in (whole log records: the
+	// record that reaches it is the fold's last). A fold holds 32 bytes per link
+	// (its seen key and where it lies in the log) until its links are queued, and
+	// writes fewer bytes per link the more links it takes, since it rewrites about
+	// one queue page per host it touches however many links that host gets. 0 means
+	// 1,048,576 (32 MiB).
+	FoldLinks int
 	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
 	// skipped, retried or given back for later) are kept in the Done log before a
 	// fold writes them, sorted, into the queues and host records (see The Done log

@@ -2,10 +2,12 @@ package frontier
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -16,9 +18,11 @@ import (
 // it writes them, in the same transaction, as one record of the staged bucket, whose
 // keys only grow, so the write touches the end of one small tree. Once
 // Options.LinkBatch links are staged, a fold merges them into the seen set and the
-// queues: it reads the staged records, sorts their links by seen key (host hash, then
-// fingerprint) and queues them in that order over as many commits as it takes, each
-// rewriting at most foldNodes B+tree nodes. Sorted, the links of one host, and of
+// queues: it reads the staged records (up to Options.FoldLinks links) into an index
+// of where each link lies, sorts it by seen key (host hash, then fingerprint) and
+// queues the links in that order over as many commits as it takes, each reading and
+// decoding only its own links (foldindex.go) and rewriting at most foldNodes B+tree
+// nodes. Sorted, the links of one host, and of
 // hosts whose keys are neighbours, come together, so each page of the seen set and
 // each host's queue tail is rewritten once per fold rather than once per link
 // (IRLbot's DRUM and Mercator's batched URL-seen test, in a B+tree); and since the
@@ -49,13 +53,15 @@ var (
 const stagedVersion = 0
 
 // foldState is a fold in progress: the links of the staged records up to last,
-// sorted by seen key, of which the first pos are queued; then the queue changes
-// those records logged, by key, of which the first opPos are applied; then the
-// dirty host records, by name, of which the first hostPos are written.
+// sorted by seen key (where they lie in recs: foldindex.go), of which the first pos
+// are queued; then the queue changes those records logged, by key, of which the
+// first opPos are applied; then the dirty host records, by name, of which the first
+// hostPos are written.
 type foldState struct {
 	last    []byte
 	lastKey uint64
-	links   []prepared
+	recs    []foldRec
+	links   []foldLink
 	pos     int
 	ops     []foldOp
 	opPos   int
@@ -162,8 +168,8 @@ var (
 )
 
 // foldLinks is the most links one fold takes in, in whole records: it bounds the
-// memory a fold holds between commits (about 150 bytes and a URL per link).
-func (f *Frontier) foldLinks() int { return 2 * max(f.linkBatch, 50_000) }
+// memory a fold holds between commits, foldLinkSize bytes per link.
+func (f *Frontier) foldLinks() int { return cmp.Or(max(f.opts.FoldLinks, 0), defaultFoldLinks) }
 
 func nodeCount(tx *bolt.Tx) int64 {
 	s := tx.Stats()
@@ -186,12 +192,14 @@ func (b *batch) foldStep() error {
 	full := func() bool { return nodeCount(b.tx)-start >= foldNodes }
 	if fs.phase == phaseLinks {
 		var err error
-		fs.pos, _, err = b.addRun(fs.links, fs.pos, foldNodes, func(n int) error {
-			b.count(cStaged, -int64(n))
+		var ps []prepared
+		fs.pos, _, err = b.addRun(len(fs.links), fs.pos, foldNodes, func(from, to int) ([]prepared, error) {
+			b.count(cStaged, -int64(to-from))
 			if b.counter(cStaged) < 0 {
-				return fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
+				return nil, fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
 			}
-			return nil
+			ps, err = readLinks(ps[:0], b.staged, fs.recs, fs.links[from:to])
+			return ps, err
 		})
 		if err != nil {
 			return err
@@ -205,7 +213,7 @@ func (b *batch) foldStep() error {
 		}
 		// The rest of the fold is redone whole after a crash: applying a change
 		// again changes nothing.
-		fs.links, fs.phase = nil, phaseOps
+		fs.links, fs.recs, fs.phase = nil, nil, phaseOps
 		fs.ops = b.foldOps(fs.lastKey)
 		if fs.opKey != nil {
 			// Those up to opKey were applied before a crash.
@@ -305,27 +313,32 @@ func (b *batch) foldOps(last uint64) []foldOp {
 	return slices.SortedFunc(maps.Values(ops), func(x, y foldOp) int { return bytes.Compare(x.key, y.key) })
 }
 
-// addRun adds ps[pos:], sorted by seen key, until this transaction has rewritten
-// budget nodes or ps is done, and returns where it stopped and how many it added.
-// before, if not nil, is called before each group of links is added with its size.
-func (b *batch) addRun(ps []prepared, pos int, budget int64, before func(n int) error) (next, added int, err error) {
+// addSlice is addRun of the links of ps.
+func (b *batch) addSlice(ps []prepared, pos int, budget int64) (next, added int, err error) {
+	return b.addRun(len(ps), pos, budget, func(from, to int) ([]prepared, error) { return ps[from:to], nil })
+}
+
+// addRun adds links pos to n of a sequence sorted by seen key, until this
+// transaction has rewritten budget nodes or the n are done, and returns where it
+// stopped and how many it added. group returns the links [from, to), foldCheck at
+// most; they are the batch's until its commit.
+func (b *batch) addRun(n, pos int, budget int64, group func(from, to int) ([]prepared, error)) (next, added int, err error) {
 	// The seen keys of a long sorted stream go to a run of their own (seenset.go).
-	b.seen.stream = len(ps) >= seenMinRun
+	b.seen.stream = n >= seenMinRun
 	defer func() {
-		if err == nil && next == len(ps) {
+		if err == nil && next == n {
 			err = b.seen.closeRun()
 		}
 		b.seen.stream = false
 	}()
 	nodes := nodeCount(b.tx)
-	for pos < len(ps) && nodeCount(b.tx)-nodes < budget {
-		end := min(pos+foldCheck, len(ps))
-		if before != nil {
-			if err := before(end - pos); err != nil {
-				return pos, added, err
-			}
+	for pos < n && nodeCount(b.tx)-nodes < budget {
+		end := min(pos+foldCheck, n)
+		ps, err := group(pos, end)
+		if err != nil {
+			return pos, added, err
 		}
-		for i := pos; i < end; i++ {
+		for i := range ps {
 			ok, err := b.add(&ps[i])
 			if err != nil {
 				return pos, added, err
@@ -362,19 +375,23 @@ func (b *batch) startFold() error {
 		opKey = bytes.Clone(resume[8+n:])
 	}
 	f.foldPending, f.hot = false, false
-	var links []prepared
+	var links []foldLink
+	var recs []foldRec
 	var lastKey []byte
 	err := eachRecord(b.staged, func(key uint64, rec []byte) error {
 		k := binary.BigEndian.AppendUint64(nil, key)
 		if resume != nil && bytes.Compare(k, last) > 0 || resume == nil && len(links) >= f.foldLinks() {
 			return errEnough
 		}
+		if len(recs) == math.MaxUint32 {
+			return fmt.Errorf("%w: too many staged records", ErrCorrupt)
+		}
 		var err error
-		// One copy of the record, which the links' values alias: the fold outlives
-		// this transaction.
-		if links, err = decodeRecord(links, bytes.Clone(rec)); err != nil {
+		var withSeq bool
+		if links, withSeq, err = indexRecord(links, uint32(len(recs)), rec); err != nil {
 			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
 		}
+		recs = append(recs, foldRec{key: key, partLen: partLen(b.staged, key), withSeq: withSeq})
 		lastKey = k
 		return nil
 	})
@@ -391,8 +408,8 @@ func (b *batch) startFold() error {
 		}
 		return nil
 	}
-	sortBySeen(links)
-	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), links: links, pos: int(pos), opKey: opKey}
+	sortFold(links)
+	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), recs: recs, links: slices.Clip(links), pos: int(pos), opKey: opKey}
 	return nil
 }
 

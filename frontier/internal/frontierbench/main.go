@@ -64,6 +64,7 @@ type config struct {
 	salt  uint64
 
 	linkBatch int
+	foldLinks int
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -78,6 +79,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
+	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles: the most links one fold takes in (0: the default)")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
 	fs.StringVar(&c.db, "db", "", "internal: database path")
@@ -157,7 +159,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		salt := strconv.Itoa(i + 1)
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
-			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch)); err != nil {
+			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch), "-foldlinks", strconv.Itoa(c.foldLinks)); err != nil {
 			return err
 		}
 		if c.memory {
@@ -269,7 +271,7 @@ func measureFrontier(ctx context.Context, c *config) (*result, error) {
 		return nil, err
 	}
 	start = time.Now()
-	f, err = frontier.Open(c.db, frontier.Options{LinkBatch: c.linkBatch})
+	f, err = frontier.Open(c.db, frontier.Options{LinkBatch: c.linkBatch, FoldLinks: c.foldLinks})
 	if err != nil {
 		return nil, err
 	}

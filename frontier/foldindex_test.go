@@ -1,0 +1,188 @@
+package frontier
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// foldLinks returns n links over a few hosts, with sequence numbers from seq, some
+// of them the same URL twice.
+func testLinks(n int, seq uint64) []prepared {
+	var ps []prepared
+	for i := range n {
+		e := Entry{URL: fmt.Sprintf("http://h%d.test/%d/%s", i%7, i%(n/2+1), strings.Repeat("p", i%300)), Depth: i % 3, Priority: i % 5}
+		h, _ := hostOf(e.URL)
+		ps = append(ps, prepared{e: Entry{Depth: e.Depth, Priority: e.Priority}, host: h,
+			fp: fingerprint(h, e.URL), val: encodeEntry(&e, 0), seq: seq + uint64(i)})
+	}
+	return ps
+}
+
+// indexLog builds a fold's index over the whole log as startFold does, and reads its
+// links back in the fold's order.
+func indexLog(tx *bolt.Tx) ([]prepared, error) {
+	b := tx.Bucket(bucketStaged)
+	var idx []foldLink
+	var recs []foldRec
+	err := eachRecord(b, func(key uint64, rec []byte) error {
+		var withSeq bool
+		var err error
+		idx, withSeq, err = indexRecord(idx, uint32(len(recs)), rec)
+		recs = append(recs, foldRec{key: key, partLen: partLen(b, key), withSeq: withSeq})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortFold(idx)
+	var ps []prepared
+	for from := 0; from < len(idx); from += 100 { // in groups, as a fold reads them
+		if ps, err = readLinks(ps, b, recs, idx[from:min(from+100, len(idx))]); err != nil {
+			return nil, err
+		}
+	}
+	return ps, nil
+}
+
+// TestFoldIndex: the fold's index, read back group by group, gives the links of the
+// log, in records of every format (whole or in parts, staged links alone or in a Done
+// log record, with or without sequence numbers), exactly in the order of a sort of
+// the decoded links by seen key that keeps the order they were staged in.
+func TestFoldIndex(t *testing.T) {
+	db := logDB(t)
+	var recs []logRecord
+	// Whole, before parts: without sequence numbers, with them, a log record.
+	var noSeq []byte
+	for _, p := range testLinks(40, 0) {
+		noSeq = binary.AppendUvarint(noSeq, uint64(len(p.host)))
+		noSeq = append(append(noSeq, p.host...), p.fp[:]...)
+		noSeq = binary.AppendVarint(binary.AppendVarint(noSeq, int64(p.e.Priority)), int64(p.e.Depth))
+		noSeq = append(binary.AppendUvarint(noSeq, uint64(len(p.val))), p.val...)
+	}
+	hosts, ops, _ := testLog()
+	recs = append(recs, logRecord{1, noSeq}, logRecord{2, stagedRecord(testLinks(30, 100)...)},
+		logRecord{3, encodeLog(hosts, ops, testLinks(50, 200))})
+	putRecords(t, db, true, recs...)
+	// In parts: large records, whose links straddle parts, and a log record without links.
+	parted := []logRecord{{4, stagedRecord(testLinks(300, 1000)...)}, {5, encodeLog(hosts, ops, testLinks(200, 2000))},
+		{6, encodeLog(hosts, ops, nil)}, {7, stagedRecord(testLinks(3, 3000)...)}}
+	putRecords(t, db, false, parted...)
+	recs = append(recs, parted...)
+	var want []prepared
+	for _, r := range recs {
+		var err error
+		if want, err = decodeRecord(want, r.rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sortBySeen(want)
+	var got []prepared
+	err := db.View(func(tx *bolt.Tx) (err error) {
+		got, err = indexLog(tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) != 623 {
+		t.Fatalf("%d links, want %d (623)", len(got), len(want))
+	}
+	for i := range want {
+		if !samePrepared(got[i], want[i]) {
+			t.Fatalf("link %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if unsafeSize := binary.Size(foldLink{}); unsafeSize != foldLinkSize {
+		t.Errorf("a fold link is %d bytes, want %d", unsafeSize, foldLinkSize)
+	}
+}
+
+// TestFoldIndexCorrupt damages a record after it was indexed, as a file changed
+// under a fold would be: reading its links is ErrCorrupt, never a panic or a
+// wrong link.
+func TestFoldIndexCorrupt(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		damage func(b *bolt.Bucket) error
+	}{
+		{"part lost", func(b *bolt.Bucket) error { return b.Delete(partKey(2, 1)) }},
+		{"part cut", func(b *bolt.Bucket) error { return b.Put(partKey(2, 1), []byte{1, 2, 3}) }},
+		{"part changed", func(b *bolt.Bucket) error { return b.Put(partKey(2, 0), make([]byte, len(b.Get(partKey(2, 0))))) }},
+		{"whole record cut", func(b *bolt.Bucket) error { return b.Put(binary.BigEndian.AppendUint64(nil, 1), []byte{stagedVersion}) }},
+		{"whole record lost", func(b *bolt.Bucket) error { return b.Delete(binary.BigEndian.AppendUint64(nil, 1)) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := logDB(t)
+			putRecords(t, db, true, logRecord{1, stagedRecord(testLinks(20, 1)...)})
+			putRecords(t, db, false, logRecord{2, stagedRecord(testLinks(100, 100)...)})
+			err := db.Update(func(tx *bolt.Tx) error {
+				b := tx.Bucket(bucketStaged)
+				var idx []foldLink
+				var recs []foldRec
+				err := eachRecord(b, func(key uint64, rec []byte) error {
+					var withSeq bool
+					var err error
+					idx, withSeq, err = indexRecord(idx, uint32(len(recs)), rec)
+					recs = append(recs, foldRec{key: key, partLen: partLen(b, key), withSeq: withSeq})
+					return err
+				})
+				if err != nil {
+					return err
+				}
+				sortFold(idx)
+				if err := tt.damage(b); err != nil {
+					return err
+				}
+				_, err = readLinks(nil, b, recs, idx)
+				return err
+			})
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("readLinks of a damaged record: got %v, want ErrCorrupt", err)
+			}
+		})
+	}
+}
+
+// TestFoldLinks: Options.FoldLinks, not LinkBatch, bounds how many links a fold
+// takes in, in whole records, and a Flush goes on fold after fold until the log is
+// empty.
+func TestFoldLinks(t *testing.T) {
+	ctx := context.Background()
+	f, _ := openTest(t, Options{LinkBatch: 1000, FoldLinks: 4})
+	stageNine(t, f) // three records of three links
+	if err := f.foldOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The fold took the records up to the one that reached 4 links: two.
+	if f.fold != nil {
+		t.Fatalf("fold of %d links still under way after one commit", len(f.fold.links))
+	}
+	if s := f.Stats(); s.Staged != 3 {
+		t.Fatalf("after one fold: Staged %d, want 3 (FoldLinks 4: two records of three)", s.Staged)
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Staged != 0 || s.Queued != 9 || s.Added != 12 {
+		t.Fatalf("after Flush: %+v", s)
+	}
+	if !slices.Equal(leaseN(t, f, 1), []string{"http://d.test/a"}) {
+		t.Fatal("first lease is not http://d.test/a: a new host first, its links in the order staged")
+	}
+}
+
+func leaseN(t *testing.T, f *Frontier, n int) []string {
+	t.Helper()
+	var urls []string
+	for range n {
+		urls = append(urls, lease(t, f).URL)
+	}
+	return urls
+}
