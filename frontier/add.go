@@ -85,6 +85,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 		seq = b.seq
 	}
 	b.newSeen[p.fp] = struct{}{}
+	b.seen.added(&p.fp)
 	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, seq), p.val})
 	ht.rec.queued++
 	b.count(cAdded, 1)

@@ -310,8 +310,22 @@ type seenTx struct {
 	legacy *bolt.Bucket
 	views  map[uint64]*blockView
 	w      *runWriter // the open run's, once written to in this transaction
-	stream bool       // putNew writes to the open run
-	dirty  bool       // st changed
+	stream bool       // a sorted stream is adding URLs (addRun)
+	// The keys the sorted stream added and put has not written yet: those go to
+	// the open run, the others (added by the batch's other operations, in no
+	// order) to level 0.
+	fromStream map[seenKey]struct{}
+	dirty      bool // st changed
+}
+
+// added notes that the batch added k, new to the seen set.
+func (s *seenTx) added(k *seenKey) {
+	if s.stream {
+		if s.fromStream == nil {
+			s.fromStream = make(map[seenKey]struct{})
+		}
+		s.fromStream[*k] = struct{}{}
+	}
 }
 
 func newSeenTx(tx *bolt.Tx, st seenState) *seenTx {
@@ -382,12 +396,19 @@ func (s *seenTx) inRun(id uint64, k *seenKey, keep bool) (bool, error) {
 	return blockHas(v, k[:]), nil
 }
 
-// put adds keys, sorted, never seen before, to the seen set: to the open run while
-// a sorted stream writes and they follow its last key, to level 0 otherwise.
+// put adds keys, sorted, never seen before, to the seen set: those of a sorted
+// stream to the open run, the others to level 0.
 func (s *seenTx) put(keys []seenKey) error {
 	for i := range keys {
 		k := &keys[i]
-		if s.stream && (s.st.open.id == 0 || bytes.Compare(k[:], s.st.openLast[:]) > 0) {
+		if _, ok := s.fromStream[*k]; ok {
+			if s.st.open.id != 0 && bytes.Compare(k[:], s.st.openLast[:]) <= 0 {
+				// Another stream (a large Add and a fold in one commit, say): the
+				// open run ends and a new one starts.
+				if err := s.endOpen(); err != nil {
+					return err
+				}
+			}
 			if err := s.appendOpen(k); err != nil {
 				return err
 			}
@@ -400,6 +421,7 @@ func (s *seenTx) put(keys []seenKey) error {
 		s.st.l0++
 		s.dirty = true
 	}
+	clear(s.fromStream)
 	if s.w != nil {
 		return s.w.flush()
 	}
@@ -428,6 +450,11 @@ func (s *seenTx) appendOpen(k *seenKey) error {
 // closeRun ends the sorted stream: its run joins the directory's runs.
 func (s *seenTx) closeRun() error {
 	s.stream = false
+	return s.endOpen()
+}
+
+// endOpen makes the open run, if any, a complete run of the directory.
+func (s *seenTx) endOpen() error {
 	if s.w != nil {
 		if err := s.w.flush(); err != nil {
 			return err

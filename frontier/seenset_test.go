@@ -540,3 +540,64 @@ func TestSeenDamage(t *testing.T) {
 		}
 	})
 }
+
+// TestSeenStreams puts, in one commit, URLs added one by one and two sorted streams
+// that interleave (a large Add and a fold, say): the URLs added one by one go to
+// level 0, each stream's to runs, a new one whenever the other stream wrote in
+// between; every URL is seen and Check passes.
+func TestSeenStreams(t *testing.T) {
+	smallSeenSet(t)
+	defer func(c int) { foldCheck = c }(foldCheck)
+	foldCheck = 5
+	f, _ := openTest(t, Options{})
+	var urls []string
+	entries := func(prefix string, n int) []Entry {
+		var es []Entry
+		for i := range n {
+			u := fmt.Sprintf("http://h%d.test/%s/%d", i%3, prefix, i)
+			es = append(es, Entry{URL: u})
+			urls = append(urls, u)
+		}
+		return es
+	}
+	single := f.prepare(entries("one", 7))
+	a, b := f.prepare(entries("a", 60)), f.prepare(entries("b", 40))
+	sortBySeen(a)
+	sortBySeen(b)
+	err := f.do(context.Background(), &op{apply: func(bt *batch) error {
+		for i := range single {
+			if ok, err := bt.add(&single[i]); err != nil || !ok {
+				return fmt.Errorf("add %s: %v, %v", single[i].e.URL, ok, err)
+			}
+		}
+		pos, _, err := bt.addSlice(a, 0, 1) // one group of a, then b whole, then the rest of a
+		if err != nil || pos == len(a) {
+			return fmt.Errorf("a: %d, %v", pos, err)
+		}
+		if _, _, err := bt.addSlice(b, 0, 1<<40); err != nil {
+			return err
+		}
+		_, _, err = bt.addSlice(a, pos, 1<<40)
+		return err
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b's keys follow a's first group or not; a's second part starts a run anew.
+	var inRuns int64
+	for _, r := range f.seen.runs {
+		inRuns += r.n
+	}
+	if f.seen.l0 != int64(len(single)) || f.seen.open.id != 0 || len(f.seen.runs) < 2 || inRuns != int64(len(a)+len(b)) {
+		t.Fatalf("directory %+v: want the %d URLs added one by one in level 0, the %d of the streams in 2 or 3 runs",
+			f.seen, len(single), len(a)+len(b))
+	}
+	for i, ok := range seenURLs(t, f, urls) {
+		if !ok {
+			t.Fatalf("%s not seen", urls[i])
+		}
+	}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
