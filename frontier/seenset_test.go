@@ -601,3 +601,22 @@ func TestSeenStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestModelSeenRuns runs the model test with a seen set of tiny levels, runs,
+// blocks and merge steps: every fold and large Add writes a run, level 0 is written
+// out every 8 URLs, and merges span many commits, through Requeue and reopenings.
+func TestModelSeenRuns(t *testing.T) {
+	smallSeenSet(t)
+	seenL0Max, seenMinRun = 8, 2
+	optionSets := []Options{
+		{},
+		{MaxInFlightPerHost: 2, MaxAttempts: 2, LinkBatch: 5},
+		{MaxDepth: 2, MaxQueuedPerHost: 4, MaxTotal: 40, LinkBatch: 3},
+		{LinkBatch: 1000},
+		{LogBatch: 5, LinkBatch: 4, MaxInFlightPerHost: 2},
+	}
+	for seed := range uint64(10) {
+		opts := optionSets[seed%uint64(len(optionSets))]
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { runModel(t, 100+seed, opts, 400) })
+	}
+}
