@@ -161,13 +161,14 @@
 // run keeps the block it read last and answers the next keys that fall in its range
 // without a seek: a fold reads at most one block per run and block.
 //
-// Runs are merged tiered: a run of n keys is of tier t when n is at most 16,384·4^(t+1),
-// and once four runs are of one tier, they are merged into one (of the next tier),
-// 256 blocks (1 MiB) per commit, reading each run in order with one block in memory.
-// Tiered rather than leveled, by the arithmetic: at 10M URLs level 0 fills about 610
-// times; tiered with a fan-in of 4, a key is rewritten once per tier, about log4(610)
-// = 5 times (100 bytes per URL over the crawl), and lookups probe at most 3 runs per
-// tier, about 15; leveled with a fan-in of 10 keeps 3 runs but rewrites each key
+// Runs are merged tiered: a run of n keys is of tier t when 1,024·4^t <= n <
+// 1,024·4^(t+1) (tier 0 below 4,096), and once four runs are of one tier, they are
+// merged into one, of the next tier, 256 blocks (1 MiB) per commit, reading each run
+// in order with one block in memory. Tiered rather than leveled, by the arithmetic:
+// at 10M URLs level 0 fills about 610 times (its runs are of tier 2); tiered with a
+// fan-in of 4, a key is rewritten once per tier it climbs, about log4(610) = 5 times
+// (100 bytes per URL over the crawl), and lookups probe at most 3 runs per tier,
+// about 15; leveled with a fan-in of 10 keeps 3 runs but rewrites each key
 // about 5 times per level (each merge into a level rewrites that whole level), some
 // 15 times, 300 bytes per URL. What bounds the crawl is bytes written (see
 // BENCHMARKS.md), and a probe reads a block that the fold's ascending order mostly

@@ -603,11 +603,12 @@ func (it *runIter) next() error {
 	return it.load(c.Next())
 }
 
-// tier is the merge tier of a run of n keys: 0 up to seenL0Max·seenFanIn keys, then one
-// more for each factor of seenFanIn.
+// tier is the merge tier of a run of n keys: 0 below seenMinRun·seenFanIn keys, then
+// one more for each factor of seenFanIn, so that runs of like sizes merge and the
+// merge of seenFanIn runs of a tier is of the next.
 func tier(n int64) int {
-	t, size := 0, seenL0Max*int64(seenFanIn)
-	for n > size {
+	t, size := 0, int64(seenMinRun)*int64(seenFanIn)
+	for n >= size {
 		t++
 		size *= int64(seenFanIn)
 	}
