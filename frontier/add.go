@@ -73,12 +73,12 @@ func (b *batch) add(p *prepared) (bool, error) {
 		return false, nil
 	}
 	if opts.MaxQueuedPerHost > 0 {
-		if ht := b.host(p.host, false); ht != nil && ht.rec.queued >= int64(opts.MaxQueuedPerHost) {
+		if ht := b.hostTx(p.host, false); ht != nil && ht.rec.queued >= int64(opts.MaxQueuedPerHost) {
 			b.count(pRefused+RefusedHostQueue, 1)
 			return false, nil
 		}
 	}
-	ht := b.host(p.host, true)
+	ht := b.addHost(p.host)
 	seq := p.seq
 	if seq == 0 {
 		b.seq++

@@ -155,6 +155,7 @@ type batch struct {
 
 	stagedLinks []prepared // links that Done staged in this batch
 	folding     bool       // Flush or Next asked to fold the log in
+	logHosts    bool       // a fold is queueing links: their hosts' records are logged (addHost)
 
 	// The Done log (donelog.go): queue changes not yet in a record, those written
 	// to this batch's record, those a fold applied (their records up to unpendLast),

@@ -186,3 +186,72 @@ func leaseN(t *testing.T, f *Frontier, n int) []string {
 	}
 	return urls
 }
+
+// TestFoldLogsHosts: the commits of a fold that queue its links log the records of
+// the known hosts they touch rather than rewrite the hosts tree each time, and the
+// fold's last steps write them; a fold cut in between (Close, as a crash) finds them
+// in the log at Open.
+func TestFoldLogsHosts(t *testing.T) {
+	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
+	foldNodes, foldCheck = 1, 2
+	ctx := context.Background()
+	f, path := openTest(t, Options{LinkBatch: 1000})
+	stageNine(t, f)
+	stored := func(f *Frontier, name string) hostRecord {
+		var rec hostRecord
+		err := f.view(func(tx *bolt.Tx) (err error) {
+			rec, err = decodeHost(tx.Bucket(bucketHosts).Get([]byte(name)))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	var before []int64
+	for _, name := range []string{"http://a.test", "http://b.test", "http://c.test"} {
+		before = append(before, stored(f, name).queued)
+	}
+	for range 2 {
+		if err := f.foldOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.fold == nil || f.fold.phase != phaseLinks {
+		t.Fatal("the fold is not queueing links any more after two commits")
+	}
+	// http://a.test/x and /y sort first or not, but some known host got links.
+	var got, inBucket []int64
+	for _, name := range []string{"http://a.test", "http://b.test", "http://c.test"} {
+		got = append(got, f.hosts[name].rec.queued)
+		inBucket = append(inBucket, stored(f, name).queued)
+	}
+	if slices.Equal(got, inBucket) {
+		t.Fatalf("queued %v in memory and in the hosts bucket: the fold's links went nowhere or their hosts were written", got)
+	}
+	if !slices.Equal(inBucket, before) {
+		t.Fatalf("hosts bucket queued counts %v, before the fold %v: written by the fold's first commits", inBucket, before)
+	}
+	f = reopen(t, f, path, Options{LinkBatch: 1000})
+	var replayed []int64
+	for _, name := range []string{"http://a.test", "http://b.test", "http://c.test"} {
+		replayed = append(replayed, f.hosts[name].rec.queued)
+	}
+	if !slices.Equal(replayed, got) {
+		t.Fatalf("queued after Open %v, want %v: the logged host records", replayed, got)
+	}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"http://a.test", "http://b.test", "http://c.test"} {
+		if s := stored(f, name); s.queued != 2 {
+			t.Errorf("%s: %d queued in the hosts bucket after Flush, want 2", name, s.queued)
+		}
+	}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -193,6 +193,7 @@ func (b *batch) foldStep() error {
 	if fs.phase == phaseLinks {
 		var err error
 		var ps []prepared
+		b.logHosts = true
 		fs.pos, _, err = b.addRun(len(fs.links), fs.pos, foldNodes, func(from, to int) ([]prepared, error) {
 			b.count(cStaged, -int64(to-from))
 			if b.counter(cStaged) < 0 {
@@ -201,6 +202,7 @@ func (b *batch) foldStep() error {
 			ps, err = readLinks(ps[:0], b.staged, fs.recs, fs.links[from:to])
 			return ps, err
 		})
+		b.logHosts = false
 		if err != nil {
 			return err
 		}
@@ -311,6 +313,23 @@ func (b *batch) foldOps(last uint64) []foldOp {
 		}
 	}
 	return slices.SortedFunc(maps.Values(ops), func(x, y foldOp) int { return bytes.Compare(x.key, y.key) })
+}
+
+// addHost returns the batch's copy of the record of the host a link is added to,
+// creating the host if it is new. While a fold queues its links (logHosts), the
+// record of a known host goes to the batch's log record rather than to the hosts
+// bucket, as a Done's does, and the fold's last steps write it: the links of one
+// commit of a fold touch hosts all over the hosts tree, which each commit rewrote
+// whole. A new host is written at once: the log holds only known hosts.
+func (b *batch) addHost(name string) *hostTx {
+	if b.logHosts {
+		if ht := b.hostTx(name, false); ht != nil && ht.h != nil {
+			// In the batch's log record again if a Done's part of it holds the host.
+			ht.logged, ht.flushed = true, false
+			return ht
+		}
+	}
+	return b.host(name, true)
 }
 
 // addSlice is addRun of the links of ps.
