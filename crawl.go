@@ -567,6 +567,8 @@ func (c *Crawler) Summary() Summary {
 		DataDir:       c.cfg.DataDir,
 		Started:       c.began.Load(),
 		Failed:        c.failed.Load(),
+		StorageWait:   time.Duration(c.counters.storageWait.Load()),
+		FrontierWait:  time.Duration(c.counters.frontierWait.Load()),
 	}
 	switch {
 	case c.started.IsZero():

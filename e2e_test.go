@@ -203,6 +203,11 @@ func TestCrawlFarm(t *testing.T) {
 	if sum.Parked == 0 {
 		t.Errorf("down.test's URLs were not set aside")
 	}
+	// Every page waited for its storage commit and every lease for its frontier
+	// commit; the waits are counted (how long they were is not a test's business).
+	if sum.StorageWait <= 0 || sum.FrontierWait <= 0 {
+		t.Errorf("storage wait %v, frontier wait %v over %d pages: want both counted", sum.StorageWait, sum.FrontierWait, sum.Pages)
+	}
 
 	// pages.jsonl has one whole line per page and sitemap response, and each points
 	// into a WARC file that exists.

@@ -273,7 +273,10 @@ func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcom
 	if o.Kind == frontier.Skipped {
 		c.counters.skip(o.Reason, 1)
 	}
-	if err := c.front.Done(ctx, l, o); err != nil {
+	start := time.Now()
+	err = c.front.Done(ctx, l, o)
+	c.counters.frontierWait.Add(int64(time.Since(start)))
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
@@ -74,7 +75,10 @@ func (c *Crawler) writeSkips(ctx context.Context, skips ...*storage.Skip) error 
 // on disk (storage.Group).
 func (c *Crawler) writePage(ctx context.Context, page *storage.Page, skips []*storage.Skip) error {
 	c.logSkips(skips)
-	if err := c.commit.Write(ctx, page, skips...); err != nil {
+	start := time.Now()
+	err := c.commit.Write(ctx, page, skips...)
+	c.counters.storageWait.Add(int64(time.Since(start)))
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil // stopping at once: the lease is requeued at the next Open
 		}

@@ -18,6 +18,11 @@ type counters struct {
 	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
 	robotsFetched atomic.Int64 // robots.txt fetches
 	inFlight      atomic.Int64 // fetches in progress
+	// storageWait and frontierWait sum the time workers waited for the storage group
+	// commit of a page (its records and lines durable) and for the frontier's Done
+	// commit of a lease, in nanoseconds of the system clock.
+	storageWait  atomic.Int64
+	frontierWait atomic.Int64
 
 	mu      sync.Mutex
 	status  map[string]int64 // responses by class: 2xx, 3xx, 4xx, 5xx
@@ -60,9 +65,17 @@ type Summary struct {
 	Staged        int64            `json:"staged"`         // links found and not yet sorted into the queues
 	Parked        int64            `json:"parked"`         // URLs set aside for this run (robots.txt unreachable)
 	Duration      time.Duration    `json:"duration_ns"`    // how long Run ran
-	Complete      bool             `json:"complete"`       // the frontier is empty: nothing is left to fetch
-	LimitReached  bool             `json:"limit_reached"`  // scope.max_pages pages are fetched and URLs remain queued
-	DataDir       string           `json:"data_dir"`       // where the results are
+	// StorageWait is the time workers waited for the storage group commit that makes a
+	// page's WARC records and pages.jsonl line durable, summed over the pages of this
+	// run; FrontierWait the time they waited for the frontier's commit of a lease's
+	// Done (its outcome and links), summed over the leases done. Both are measured
+	// with the system clock; a concurrent wait counts once per worker. Divided by
+	// Pages, the wait per page.
+	StorageWait  time.Duration `json:"storage_wait_ns"`
+	FrontierWait time.Duration `json:"frontier_wait_ns"`
+	Complete     bool          `json:"complete"`      // the frontier is empty: nothing is left to fetch
+	LimitReached bool          `json:"limit_reached"` // scope.max_pages pages are fetched and URLs remain queued
+	DataDir      string        `json:"data_dir"`      // where the results are
 	// Started is false when Run failed before crawling (the data directory could not be
 	// opened or was in use, a setup step failed): the other figures are then empty.
 	Started bool `json:"started"`

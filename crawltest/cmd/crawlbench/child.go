@@ -64,6 +64,9 @@ type childResult struct {
 	Wall     time.Duration // of the crawl
 	CPU      time.Duration // user+system CPU time of the crawl
 	Summary  string
+	// StorageWait and FrontierWait are the engine's waits, summed over workers
+	// (crawl.Summary).
+	StorageWait, FrontierWait time.Duration
 
 	// scale
 	URLs       int64 // queued at Open

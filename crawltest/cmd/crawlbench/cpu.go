@@ -122,6 +122,19 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 		r.add("crawler/ceiling pages/CPU-s", engCPU/ceilCPU, fmt.Sprintf("%.2f", engCPU/ceilCPU))
 	}
 	r.add("crawler peak RSS", float64(eng.PeakRSS), workload.FormatBytes(float64(eng.PeakRSS)))
+	// What a worker waits for per page, and its share of the worker's time per page
+	// (workers × wall / pages).
+	if eng.Pages > 0 {
+		perPage := time.Duration(b.opts.workers) * eng.Wall / time.Duration(eng.Pages)
+		for _, w := range []struct {
+			name string
+			d    time.Duration
+		}{{"storage wait per page", eng.StorageWait}, {"frontier wait per page", eng.FrontierWait}} {
+			d := w.d / time.Duration(eng.Pages)
+			r.add(w.name, d.Seconds(), fmt.Sprintf("%.1f ms (%.0f%% of a worker's %.0f ms per page)",
+				d.Seconds()*1e3, 100*d.Seconds()/perPage.Seconds(), perPage.Seconds()*1e3))
+		}
+	}
 	return nil
 }
 

@@ -67,5 +67,6 @@ func runEngine(ctx context.Context, j *crawlJob, stderr io.Writer) (*childResult
 	}
 	sum := c.Summary()
 	r.Pages, r.Complete, r.Summary = sum.Pages, sum.Complete, sum.String()
+	r.StorageWait, r.FrontierWait = sum.StorageWait, sum.FrontierWait
 	return r, nil
 }
