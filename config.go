@@ -100,11 +100,15 @@ type FrontierConfig struct {
 	// Staged links are durable as soon as their page is done, but they are not
 	// queued, nor known to be new or duplicates, until that batch; the crawl sorts
 	// them in early rather than wait for a host or end, and status counts them as
-	// "found and not yet sorted into the queues". A batch holds memory for about
-	// twice this many links. 0: off, each page's links are queued one by one as the
-	// page is done, which rewrites a seen page and a queue page per link. Default
+	// "found and not yet sorted into the queues". Staged links wait on disk, in
+	// frontier.db. 0: off, each page's links are queued one by one as the page is
+	// done, which rewrites a seen page and a queue page per new link. Default
 	// DefaultLinkBatch; at most MaxFrontierBatch.
 	LinkBatch int `yaml:"link_batch"`
+	// FoldLinks is the most staged links one batch takes in; a batch holds 32 bytes
+	// of memory per link until they are queued (frontier.Options.FoldLinks). 0: the
+	// frontier's default, 1,048,576 (32 MiB); at most MaxFrontierBatch.
+	FoldLinks int `yaml:"fold_links"`
 	// LogBatch is how many queue changes of finished pages (a URL done, failed,
 	// retried, given back for later) wait in the frontier's log, about 100 bytes of
 	// memory each, before they are written into the queues in one sorted batch
@@ -117,14 +121,18 @@ type FrontierConfig struct {
 // engine stages links").
 const DefaultLinkBatch = 100_000
 
-// MaxFrontierBatch bounds frontier.link_batch and frontier.log_batch: a batch is
-// held in memory while it is sorted in.
+// MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links and
+// frontier.log_batch, in links or queue changes: what a batch takes in is held in
+// memory (32 bytes a link, about 100 bytes a queue change) until it is written.
 const MaxFrontierBatch = 10_000_000
 
 // validate checks the frontier section; bad builds the error.
 func (f *FrontierConfig) validate(bad func(field string, value any, format string, args ...any) error) error {
 	if f.LinkBatch < 0 || f.LinkBatch > MaxFrontierBatch {
 		return bad("frontier.link_batch", f.LinkBatch, "must be between 0 (off) and %d", MaxFrontierBatch)
+	}
+	if f.FoldLinks < 0 || f.FoldLinks > MaxFrontierBatch {
+		return bad("frontier.fold_links", f.FoldLinks, "must be between 0 (the default) and %d", MaxFrontierBatch)
 	}
 	if f.LogBatch < 0 || f.LogBatch > MaxFrontierBatch {
 		return bad("frontier.log_batch", f.LogBatch, "must be between 0 (the default) and %d", MaxFrontierBatch)

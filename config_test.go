@@ -90,6 +90,7 @@ fetch:
   max_body_size: 2MiB
 frontier:
   link_batch: 0
+  fold_links: 500000
   log_batch: 20000
 `
 	got, err := ParseConfig(strings.NewReader(in))
@@ -114,6 +115,7 @@ frontier:
 		{"robots.unreachable_retry", time.Duration(got.Robots.UnreachableRetry), 30 * time.Second},
 		{"fetch.max_body_size", got.Fetch.MaxBodySize, ByteSize(2 << 20)},
 		{"frontier.link_batch", got.Frontier.LinkBatch, 0},
+		{"frontier.fold_links", got.Frontier.FoldLinks, 500000},
 		{"frontier.log_batch", got.Frontier.LogBatch, 20000},
 		// Keys not given keep their defaults.
 		{"politeness.per_host", got.Politeness.PerHost, 1},
@@ -187,6 +189,8 @@ func TestValidate(t *testing.T) {
 		{"too many links per page", "scope:\n  max_links_per_page: 1000001", "scope.max_links_per_page", 2},
 		{"negative link batch", "frontier:\n  link_batch: -1", "frontier.link_batch", 2},
 		{"huge link batch", "frontier:\n  link_batch: 10000001", "frontier.link_batch", 2},
+		{"negative fold links", "frontier:\n  fold_links: -1", "frontier.fold_links", 2},
+		{"huge fold links", "frontier:\n  fold_links: 10000001", "frontier.fold_links", 2},
 		{"negative log batch", "frontier:\n  log_batch: -5", "frontier.log_batch", 2},
 		{"huge log batch", "frontier:\n  link_batch: 0\n  log_batch: 20000000", "frontier.log_batch", 3},
 	}

@@ -401,6 +401,7 @@ func (c *Crawler) openFrontier() error {
 		MaxDone:            c.cfg.Scope.MaxPages,
 		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
 		LinkBatch:          c.cfg.Frontier.LinkBatch,
+		FoldLinks:          c.cfg.Frontier.FoldLinks,
 		LogBatch:           c.cfg.Frontier.LogBatch,
 		Now:                c.Now,
 	})
