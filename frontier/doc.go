@@ -91,6 +91,10 @@
 // over as many commits as keep each to a bounded number of rewritten nodes: first the
 // staged links (The batched path), then the queue changes sorted by key, then the
 // hosts' records sorted by name; its records leave the log with its last commit.
+// The commits that queue the staged links change the records of the hosts they
+// touch (their counts of queued URLs) and log them too, as Done does, rather than
+// write them: one commit's links touch hosts all over the hosts tree, which each of
+// them rewrote whole; the fold's last steps write them once.
 //
 // Every change in the log is absolute (a value to put, a key to delete, a whole host
 // record), so writing a record twice changes nothing: a fold cut by a crash is redone

@@ -86,8 +86,9 @@ type Options struct {
 	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
 	// skipped, retried or given back for later) are kept in the Done log before a
 	// fold writes them, sorted, into the queues and host records (see The Done log
-	// in the package documentation); each takes about 100 bytes of memory until
-	// then. 0 means 50,000.
+	// in the package documentation); each takes about 250 bytes of memory until
+	// then (measured: 40,000 finished URLs over 10,000 hosts held 9.7 MB), 12 MB
+	// at the default. 0 means 50,000.
 	LogBatch int
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
