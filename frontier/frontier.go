@@ -314,6 +314,10 @@ func (f *Frontier) load(path string) error {
 		default:
 			return fmt.Errorf("%w: %s: format %q, want %q", ErrNotFrontier, path, v, formatValue)
 		}
+		if meta.Get(keySeenSet) != nil {
+			// The directory of the seen set names runs and counts level 0's keys.
+			buckets = slices.Concat(buckets, [][]byte{bucketSeen0, bucketSeenRuns})
+		}
 		for _, name := range buckets {
 			if tx.Bucket(name) == nil {
 				return fmt.Errorf("%w: %s: bucket %q missing", ErrCorrupt, path, name)

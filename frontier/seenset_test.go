@@ -511,6 +511,17 @@ func TestSeenDamage(t *testing.T) {
 			}
 		})
 	}
+	for _, name := range [][]byte{bucketSeen0, bucketSeenRuns} {
+		t.Run(fmt.Sprintf("bucket %s lost", name), func(t *testing.T) {
+			path := build(t)
+			boltUpdate(t, path, func(tx *bolt.Tx) error { return tx.DeleteBucket(name) })
+			for _, ro := range []bool{true, false} {
+				if _, err := Open(path, Options{ReadOnly: ro}); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("Open (read-only %v): got %v, want ErrCorrupt", ro, err)
+				}
+			}
+		})
+	}
 	t.Run("directory", func(t *testing.T) {
 		path := build(t)
 		boltUpdate(t, path, func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySeenSet, []byte{seenStateVersion, 0}) })
