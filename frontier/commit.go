@@ -153,9 +153,10 @@ type batch struct {
 	newSeen  map[seenKey]struct{}
 	newQueue []keyValue
 
-	stagedLinks []prepared // links that Done staged in this batch
-	folding     bool       // Flush or Next asked to fold the log in
-	logHosts    bool       // a fold is queueing links: their hosts' records are logged (addHost)
+	stagedLinks []prepared         // links that Done staged in this batch
+	folding     bool               // Flush or Next asked to fold the log in
+	logHosts    bool               // a fold is queueing links: their hosts' records are logged (addHost)
+	opsApplied  map[*host]struct{} // hosts whose pending queue changes a fold applied (applyHostOps)
 
 	// The Done log (donelog.go): queue changes not yet in a record, those written
 	// to this batch's record, those a fold applied (their records up to unpendLast),

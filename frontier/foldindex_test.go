@@ -255,3 +255,56 @@ func TestFoldLogsHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFoldHostOps: the commits of a fold that queue a host's links apply the host's
+// pending queue changes too (here the seeds, finished in the Done log), rather than
+// leave them to the pass over the changes in key order, which rewrote the host's
+// queue pages a second time.
+func TestFoldHostOps(t *testing.T) {
+	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
+	foldNodes, foldCheck = 1, 2
+	ctx := context.Background()
+	f, path := openTest(t, Options{LinkBatch: 1000})
+	stageNine(t, f)
+	seeds := []string{"http://a.test/", "http://b.test/", "http://c.test/"}
+	if got := queueURLs(t, f); !slices.Equal(got, seeds) {
+		t.Fatalf("queue bucket before the fold: %v, want the seeds, finished in the log only", got)
+	}
+	for range 2 {
+		if err := f.foldOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.fold == nil || f.fold.phase != phaseLinks {
+		t.Fatal("the fold is not queueing links any more after two commits")
+	}
+	left := 0
+	for _, u := range queueURLs(t, f) {
+		if slices.Contains(seeds, u) {
+			left++
+		}
+	}
+	if left == len(seeds) {
+		t.Fatal("every finished seed still in the queue bucket after the fold queued links of their hosts")
+	}
+	// Cut here, as a crash would: the next Open replays the changes applied, and the
+	// fold applies them again.
+	f = reopen(t, f, path, Options{LinkBatch: 1000})
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range queueURLs(t, f) {
+		if slices.Contains(seeds, u) {
+			t.Errorf("finished seed %s queued after Flush", u)
+		}
+	}
+	if s := f.Stats(); s.Queued != 9 || s.Staged != 0 || f.pendN != 0 {
+		t.Fatalf("after Flush: %+v, %d changes pending", s, f.pendN)
+	}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

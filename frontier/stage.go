@@ -199,8 +199,10 @@ func (b *batch) foldStep() error {
 			if b.counter(cStaged) < 0 {
 				return nil, fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
 			}
-			ps, err = readLinks(ps[:0], b.staged, fs.recs, fs.links[from:to])
-			return ps, err
+			if ps, err = readLinks(ps[:0], b.staged, fs.recs, fs.links[from:to]); err != nil {
+				return nil, err
+			}
+			return ps, b.applyHostOps(ps, fs.lastKey)
 		})
 		b.logHosts = false
 		if err != nil {
@@ -287,6 +289,49 @@ func (b *batch) foldStep() error {
 	}
 	f.fold = nil
 	return b.meta.Delete(keyFold)
+}
+
+// applyHostOps applies, for each host of ps not seen yet by this batch, the queue
+// changes it has pending from records up to last: the links queued next rewrite
+// the host's queue pages anyway, and the fold's pass over the queue changes, in key
+// order, would rewrite them a second time. Applying a change again changes nothing,
+// so the pass that follows (or a fold redone after a crash) may meet them again.
+func (b *batch) applyHostOps(ps []prepared, last uint64) error {
+	for i := range ps {
+		h := b.f.hosts[ps[i].host]
+		if h == nil || len(h.pend) == 0 {
+			continue
+		}
+		if b.opsApplied == nil {
+			b.opsApplied = make(map[*host]struct{})
+		}
+		if _, ok := b.opsApplied[h]; ok {
+			continue
+		}
+		b.opsApplied[h] = struct{}{}
+		if ht := b.hosts[h.name]; ht != nil && len(ht.ops) > 0 {
+			// This batch changed the host's queue too: the pass in key order
+			// takes both, the batch's change last.
+			continue
+		}
+		for k, p := range h.pend {
+			if p.rec > last || p.rec == 0 {
+				continue
+			}
+			var err error
+			if p.val == nil {
+				err = b.queue.Delete([]byte(k))
+			} else {
+				err = b.queue.Put([]byte(k), p.val)
+			}
+			if err != nil {
+				return err
+			}
+			b.unpend = append(b.unpend, foldOp{h: h, key: []byte(k), val: p.val})
+			b.unpendLast = last
+		}
+	}
+	return nil
 }
 
 // foldOp is a queue change a fold applies.
