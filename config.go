@@ -110,7 +110,7 @@ type FrontierConfig struct {
 	// frontier's default, 1,048,576 (32 MiB); at most MaxFrontierBatch.
 	FoldLinks int `yaml:"fold_links"`
 	// LogBatch is how many queue changes of finished pages (a URL done, failed,
-	// retried, given back for later) wait in the frontier's log, about 100 bytes of
+	// retried, given back for later) wait in the frontier's log, about 250 bytes of
 	// memory each, before they are written into the queues in one sorted batch
 	// (frontier.Options.LogBatch). 0: the frontier's default, 50,000; at most
 	// MaxFrontierBatch.
@@ -123,7 +123,7 @@ const DefaultLinkBatch = 100_000
 
 // MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links and
 // frontier.log_batch, in links or queue changes: what a batch takes in is held in
-// memory (32 bytes a link, about 100 bytes a queue change) until it is written.
+// memory (32 bytes a link, about 250 bytes a queue change) until it is written.
 const MaxFrontierBatch = 10_000_000
 
 // validate checks the frontier section; bad builds the error.
