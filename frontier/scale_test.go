@@ -58,7 +58,13 @@ func TestScaleCrashChild(t *testing.T) {
 		outMu.Unlock()
 	}
 	start := time.Now()
-	f, err := Open(path, Options{})
+	// Runs after the first stage their links, as the crawl does by default
+	// (frontier.link_batch), so that kills land in folds too.
+	opts := Options{}
+	if run > 0 {
+		opts.LinkBatch = 100_000
+	}
+	f, err := Open(path, opts)
 	if err != nil {
 		report("E " + err.Error())
 		os.Exit(2)
