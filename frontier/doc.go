@@ -94,7 +94,10 @@
 // The commits that queue the staged links change the records of the hosts they
 // touch (their counts of queued URLs) and log them too, as Done does, rather than
 // write them: one commit's links touch hosts all over the hosts tree, which each of
-// them rewrote whole; the fold's last steps write them once.
+// them rewrote whole; the fold's last steps write them once. They also apply the
+// queue changes pending for those hosts, whose queue pages they rewrite anyway; the
+// pass in key order then finds only the changes of hosts that got no link (and
+// applies again, harmlessly, those of the commit that ends the links).
 //
 // Every change in the log is absolute (a value to put, a key to delete, a whole host
 // record), so writing a record twice changes nothing: a fold cut by a crash is redone

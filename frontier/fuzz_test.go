@@ -174,6 +174,21 @@ func FuzzRecords(f *testing.F) {
 				}
 			}
 		}
+		// The fold's index finds the links the decoder finds, where it finds them.
+		idx, withSeq, ierr := indexRecord(nil, 0, b)
+		ps, derr := decodeRecord(nil, b)
+		if (ierr == nil) != (derr == nil) || ierr == nil && len(idx) != len(ps) {
+			t.Fatalf("indexRecord: %d links, %v; decodeRecord: %d links, %v", len(idx), ierr, len(ps), derr)
+		}
+		for i, l := range idx[:min(len(idx), len(ps))] {
+			if ierr != nil {
+				break
+			}
+			one, err := decodeStagedLinks(nil, b[l.off:l.off+l.n], withSeq)
+			if err != nil || len(one) != 1 || !samePrepared(one[0], ps[i]) || l.fp != ps[i].fp {
+				t.Fatalf("link %d at %d+%d: %+v %v, want %+v", i, l.off, l.n, one, err, ps[i])
+			}
+		}
 		if ps, err := decodeStaged(nil, b); err == nil && len(b) > 0 && b[0] == stagedVersion {
 			ps2, err := decodeStaged(nil, stagedRecord(ps...))
 			if err != nil || !slices.EqualFunc(ps, ps2, samePrepared) {
