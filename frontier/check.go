@@ -13,6 +13,9 @@ import (
 // maxCheckErrors is how many of bbolt's page errors Check quotes.
 const maxCheckErrors = 3
 
+// errRollback ends a write transaction that must change nothing.
+var errRollback = errors.New("frontier: rollback")
+
 // Check reads the whole database and returns an error wrapping ErrCorrupt at the first
 // damage it finds, nil when there is none. It checks what Open does not, and what the
 // crawl would otherwise meet only when it reaches the damaged part: every record of
@@ -21,7 +24,8 @@ const maxCheckErrors = 3
 // entries, the staged links add up to their counter, and bbolt's own page check
 // (Tx.Check: page types, references, key order, free pages) passes. It reads every page
 // of the file, so it takes time in proportion to the file's size; crawl status runs it
-// on a database opened with Options.ReadOnly. Check does not change the file.
+// on a database opened with Options.ReadOnly. Check does not change the file; on a
+// Frontier open for writing, it holds commits back while it checks the pages.
 func (f *Frontier) Check() error {
 	f.mu.Lock()
 	closed := f.closed
@@ -44,7 +48,27 @@ func (f *Frontier) Check() error {
 		}
 		return err
 	}
-	return f.view(func(tx *bolt.Tx) error {
+	// bbolt's page check compares the pages a transaction reaches with the free list,
+	// which only a write transaction sees as of its own snapshot (a commit during a
+	// read-only check frees pages that the check still reaches): in a Frontier open
+	// for writing it runs in a write transaction, which holds commits back meanwhile
+	// and is rolled back.
+	run := f.view
+	if !f.opts.ReadOnly {
+		run = func(fn func(*bolt.Tx) error) error {
+			err := f.update(func(tx *bolt.Tx) error {
+				if err := fn(tx); err != nil {
+					return err
+				}
+				return errRollback
+			})
+			if err == errRollback {
+				return nil
+			}
+			return err
+		}
+	}
+	return run(func(tx *bolt.Tx) error {
 		var msgs []string
 		n := 0
 		for err := range tx.Check() {

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The model is the frontier's specification in maps and slices, with no persistence.
@@ -553,13 +551,8 @@ func runModel(t *testing.T, seed uint64, opts Options, steps int) {
 			t.Fatalf("step %d after %s: Stats\n\tgot  %+v\n\twant %+v", step, what, got, want)
 		}
 		if step%50 == 0 {
-			// The seen set's part of Check (Check's bbolt page check reports pages of
-			// a file open for writing as freed and reachable).
-			f.mu.Lock()
-			st := f.seen.clone()
-			f.mu.Unlock()
-			if err := f.view(func(tx *bolt.Tx) error { return checkSeen(tx, st) }); err != nil {
-				t.Fatalf("step %d after %s: checkSeen: %v", step, what, err)
+			if err := f.Check(); err != nil {
+				t.Fatalf("step %d after %s: Check: %v", step, what, err)
 			}
 		}
 		if step%10 == 0 {
