@@ -35,14 +35,13 @@ func (f *Frontier) Check() error {
 		ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
 	}
 	staged := f.counters[cStaged]
-	seen := f.seen.clone()
 	f.mu.Unlock()
 	if closed {
 		return ErrClosed
 	}
 	// The records first, in this goroutine, where a fault on a damaged page becomes an
 	// error (view); then bbolt's page check, which runs in a goroutine of its own.
-	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged, seen) }); err != nil {
+	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged) }); err != nil {
 		if !errors.Is(err, ErrCorrupt) {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
@@ -88,8 +87,8 @@ func (f *Frontier) Check() error {
 }
 
 // checkRecords decodes every record and checks the counts against ids, the hosts by
-// id, staged, the staged links counter, and seen, the seen set's directory.
-func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64, seen seenState) error {
+// id, and staged, the staged links counter.
+func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	queue, size := tx.Bucket(bucketQueue), keySize
 	if queue == nil {
 		queue, size = tx.Bucket(bucketQueue2), keySize2
@@ -173,7 +172,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64, seen seenStat
 	if links != staged {
 		return fmt.Errorf("%w: %d links staged, counter says %d", ErrCorrupt, links, staged)
 	}
-	if err := checkSeen(tx, seen); err != nil {
+	if err := checkSeen(tx); err != nil {
 		return err
 	}
 	// Robots entries are opaque here (the robots cache refetches one it cannot

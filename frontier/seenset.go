@@ -769,12 +769,17 @@ func (s *seenTx) sweep() error {
 	return nil
 }
 
-// checkSeen reads every seen key and block against the directory st: keys of the
-// right size, blocks as decodeBlock wants them, the blocks of a run in increasing
-// order without overlap, each run with the keys and blocks the directory counts, no
-// block of a run the directory does not name.
-func checkSeen(tx *bolt.Tx, st seenState) error {
-	err := tx.Bucket(bucketSeen).ForEach(func(k, v []byte) error {
+// checkSeen reads every seen key and block against the directory, as tx has it (the
+// one in memory may be a commit ahead or behind): keys of the right size, blocks as
+// decodeBlock wants them, the blocks of a run in increasing order without overlap,
+// each run with the keys and blocks the directory counts, no block of a run the
+// directory does not name.
+func checkSeen(tx *bolt.Tx) error {
+	st, err := decodeSeenState(tx.Bucket(bucketMeta).Get(keySeenSet))
+	if err != nil {
+		return fmt.Errorf("%w: seen set directory %x", ErrCorrupt, tx.Bucket(bucketMeta).Get(keySeenSet))
+	}
+	err = tx.Bucket(bucketSeen).ForEach(func(k, v []byte) error {
 		if len(k) != seenKeyLen || len(v) != 0 {
 			return fmt.Errorf("%w: seen key %x", ErrCorrupt, k)
 		}
