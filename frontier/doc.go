@@ -11,7 +11,8 @@
 //
 // The file holds nine buckets:
 //
-//   - meta: format marker, sequence counters and crawl-wide counters;
+//   - meta: format marker, sequence counters, crawl-wide counters and the seen set's
+//     directory;
 //   - hosts: one record per authority (scheme://host[:port]) with its id, ready time
 //     and counts (queued, done, failed, skipped, consecutive errors, queued for later
 //     and the earliest of those due times), so that Open reads one record per host and
@@ -120,7 +121,8 @@
 // them all in memory until the commit). Sorted, the URLs of one host come together (its seen keys are neighbours
 // and its new queue keys go to its queue's tail), and consecutive chunks touch
 // disjoint key ranges, so each page is rewritten about once per batch however the
-// batch is split, and memory stays bounded however large it is.
+// batch is split, and memory stays bounded however large it is. A batch's new seen
+// keys, in that order, are appended as one sorted run (see The seen set).
 //
 //   - An Add of more than 4,096 entries (a seed file, a sitemap, URLs from another
 //     process) takes that path at once and returns when the last chunk is committed.

@@ -23,9 +23,10 @@ import (
 // queues the links in that order over as many commits as it takes, each reading and
 // decoding only its own links (foldindex.go) and rewriting at most foldNodes B+tree
 // nodes. Sorted, the links of one host, and of
-// hosts whose keys are neighbours, come together, so each page of the seen set and
-// each host's queue tail is rewritten once per fold rather than once per link
-// (IRLbot's DRUM and Mercator's batched URL-seen test, in a B+tree); and since the
+// hosts whose keys are neighbours, come together, so each host's queue tail is
+// rewritten once per fold rather than once per link and the fold's new seen keys are
+// appended as one sorted run (seenset.go; IRLbot's DRUM and Mercator's batched
+// URL-seen test); and since the
 // chunks follow key order, splitting a fold over commits to bound its memory loses
 // none of that sharing. The meta key "fold" records the last record of the fold and
 // how many of its sorted links are queued, so a fold cut by a crash goes on where it
