@@ -16,6 +16,9 @@ const maxCheckErrors = 3
 // errRollback ends a write transaction that must change nothing.
 var errRollback = errors.New("frontier: rollback")
 
+// errStale ends a check whose snapshot of memory is not of the transaction it reads.
+var errStale = errors.New("frontier: stale snapshot")
+
 // Check reads the whole database and returns an error wrapping ErrCorrupt at the first
 // damage it finds, nil when there is none. It checks what Open does not, and what the
 // crawl would otherwise meet only when it reaches the damaged part: every record of
@@ -27,25 +30,39 @@ var errRollback = errors.New("frontier: rollback")
 // on a database opened with Options.ReadOnly. Check does not change the file; on a
 // Frontier open for writing, it holds commits back while it checks the pages.
 func (f *Frontier) Check() error {
-	f.mu.Lock()
-	closed := f.closed
-	// A snapshot of the hosts, with their queue changes logged and not folded in.
-	ids := make(map[uint64]*host, len(f.hosts))
-	for _, h := range f.hosts {
-		ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
-	}
-	staged := f.counters[cStaged]
-	f.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
-	// The records first, in this goroutine, where a fault on a damaged page becomes an
-	// error (view); then bbolt's page check, which runs in a goroutine of its own.
-	if err := f.view(func(tx *bolt.Tx) error { return checkRecords(tx, ids, staged) }); err != nil {
-		if !errors.Is(err, ErrCorrupt) {
-			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+	for {
+		// A snapshot of the hosts, with their queue changes logged and not folded in,
+		// checked against the transaction that snapshot is of: a commit may land
+		// between the two, or be durable and not merged into memory yet.
+		f.mu.Lock()
+		closed, txid := f.closed, f.txid
+		ids := make(map[uint64]*host, len(f.hosts))
+		for _, h := range f.hosts {
+			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
 		}
-		return err
+		staged := f.counters[cStaged]
+		f.mu.Unlock()
+		if closed {
+			return ErrClosed
+		}
+		// The records first, in this goroutine, where a fault on a damaged page becomes
+		// an error (view); then bbolt's page check, which runs in a goroutine of its own.
+		err := f.view(func(tx *bolt.Tx) error {
+			if tx.ID() != txid {
+				return errStale
+			}
+			return checkRecords(tx, ids, staged)
+		})
+		if err == errStale {
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			return err
+		}
+		break
 	}
 	// bbolt's page check compares the pages a transaction reaches with the free list,
 	// which only a write transaction sees as of its own snapshot (a commit during a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -163,6 +164,43 @@ func crawlAll(path string) (err error) {
 		}
 		if err := f.Done(ctx, l, Outcome{}); err != nil {
 			return err
+		}
+	}
+}
+
+// TestCheckWhileCrawling runs Check again and again on a Frontier open for writing
+// while workers add, lease and finish URLs (staging links, logging outcomes and
+// folding): a commit between Check's snapshot of the hosts and the transaction it
+// reads must not be reported as damage.
+func TestCheckWhileCrawling(t *testing.T) {
+	f, _ := openTest(t, Options{LinkBatch: 20, LogBatch: 10, MaxInFlightPerHost: 4})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var es []Entry
+	for i := range 200 {
+		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/seed/%d", i%10, i)})
+	}
+	mustAdd(t, f, len(es), es...)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				l, err := f.Next(ctx)
+				if err != nil {
+					return
+				}
+				o := Outcome{Links: []Entry{{URL: fmt.Sprintf("http://h%d.test/w%d/%d", i%10, w, i)}}}
+				if err := f.Done(ctx, l, o); err != nil {
+					return
+				}
+			}
+		})
+	}
+	for i := range 300 {
+		if err := f.Check(); err != nil {
+			t.Fatalf("Check %d while crawling: %v", i, err)
 		}
 	}
 }

@@ -145,6 +145,7 @@ type batch struct {
 	counters map[string]int64 // increments
 	seq      uint64
 	hostID   uint64
+	txid     int
 
 	// The URLs this batch adds, written by flush in key order: bbolt inserts into a
 	// node by shifting the keys after the new one, so keys put in random order cost
@@ -197,6 +198,7 @@ func (b *batch) begin(tx *bolt.Tx) {
 	b.staged = tx.Bucket(bucketStaged)
 	b.seq = b.f.seq
 	b.hostID = b.f.hostID
+	b.txid = tx.ID()
 }
 
 // host returns the batch's copy of a host's record, to be written to the hosts
@@ -304,7 +306,7 @@ func (b *batch) putNew() error {
 // merge makes the committed batch the in-memory state. f.mu must be held.
 func (b *batch) merge() {
 	f := b.f
-	f.seq, f.hostID = b.seq, b.hostID
+	f.seq, f.hostID, f.txid = b.seq, b.hostID, b.txid
 	f.seen = b.seen.st
 	for name, d := range b.counters {
 		f.counters[name] += d

@@ -168,6 +168,7 @@ type Frontier struct {
 	seq    uint64
 	hostID uint64
 	seen   seenState // the directory of the seen set (seenset.go)
+	txid   int       // the bbolt transaction whose state the fields above hold (Check)
 
 	sendMu  sync.RWMutex // held for reading while sending to ops; Close holds it to close ops
 	sending bool         // ops is open
@@ -263,6 +264,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 // the buckets of a new file and drops the leases of a dead process.
 func (f *Frontier) load(path string) error {
 	fn := func(tx *bolt.Tx) error {
+		f.txid = tx.ID()
 		if fi, err := os.Stat(path); err == nil && fi.Size() < tx.Size() {
 			return fmt.Errorf("%w: %s: file is %d bytes, database needs %d (truncated?)",
 				ErrCorrupt, path, fi.Size(), tx.Size())
