@@ -26,8 +26,8 @@ const (
 )
 
 // TestCrashChild is the process TestCrash kills. It adds, leases and finishes URLs in
-// a loop with 8 workers and reports each operation on stdout once it has returned:
-// "A url" added, "L url" leased, "D url" about to call Done, "F url" removed from the
+// a loop with 8 workers, which now and then stage entries too, and reports each
+// operation on stdout once it has returned: "A url" added or staged, "L url" leased, "D url" about to call Done, "F url" removed from the
 // queue (finished, failed, skipped), "R url" kept for a retry.
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashEnvDB)
@@ -36,6 +36,7 @@ func TestCrashChild(t *testing.T) {
 	}
 	run, _ := strconv.Atoi(os.Getenv(crashEnvRun))
 	smallSeenSet(t)
+	stageChunk = 8
 	// Never outlive a parent that failed to kill us.
 	time.AfterFunc(20*time.Second, func() { os.Exit(3) })
 	var outMu sync.Mutex
@@ -101,6 +102,21 @@ func TestCrashChild(t *testing.T) {
 					os.Exit(2)
 				}
 				report("L " + l.URL)
+				if rng.IntN(10) == 0 {
+					// Entries staged over several commits, whatever LinkBatch.
+					var es []Entry
+					var lines []string
+					for j := range 20 {
+						u := fmt.Sprintf("http://t%d.test/r%d-w%d-%d-%d", rng.IntN(30), run, w, i, j)
+						es = append(es, Entry{URL: u, Depth: j % 3, Priority: j % 2})
+						lines = append(lines, "A "+u)
+					}
+					if _, err := f.Stage(ctx, es...); err != nil {
+						report("E " + err.Error())
+						os.Exit(2)
+					}
+					report(lines...)
+				}
 				var o Outcome
 				var lines []string
 				switch r := rng.IntN(100); {

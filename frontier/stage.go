@@ -152,7 +152,16 @@ func (b *batch) shouldFold() bool {
 	if b.folding {
 		return staged > 0 || f.logLen > 0 || len(b.logOps) > 0
 	}
-	return f.linkBatch > 0 && staged >= int64(f.linkBatch) || f.pendN+b.newPend >= f.logBatch || f.hot
+	return staged > 0 && staged >= f.foldAt() || f.pendN+b.newPend >= f.logBatch || f.hot
+}
+
+// foldAt is how many staged links start a fold: LinkBatch, or, when Done stages
+// none and only Stage does, FoldLinks.
+func (f *Frontier) foldAt() int64 {
+	if f.linkBatch > 0 {
+		return int64(f.linkBatch)
+	}
+	return int64(f.foldLinks())
 }
 
 // foldNodes bounds the B+tree nodes one commit of a fold may rewrite, and addNodes
