@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -150,7 +151,7 @@ func decodeSeenState(v []byte) (seenState, error) {
 	}
 	run := func() seenRun {
 		x := seenRun{id: r.uvarint(), n: int64(r.uvarint()), blocks: int64(r.uvarint())}
-		if x.n < 0 || x.blocks < 0 || x.blocks > x.n || x.n > x.blocks*int64(blockKeys) {
+		if x.n < 0 || x.blocks < 0 || x.blocks > x.n || x.blocks > math.MaxInt64/int64(blockKeys) || x.n > x.blocks*int64(blockKeys) {
 			r.err = true
 		}
 		return x
@@ -608,7 +609,7 @@ func (it *runIter) next() error {
 // merge of seenFanIn runs of a tier is of the next.
 func tier(n int64) int {
 	t, size := 0, int64(seenMinRun)*int64(seenFanIn)
-	for n >= size {
+	for n >= size && size <= math.MaxInt64/int64(seenFanIn) { // a damaged count: no overflow
 		t++
 		size *= int64(seenFanIn)
 	}
