@@ -310,8 +310,8 @@ func (c *Crawler) consume(ctx context.Context) {
 	}
 }
 
-// intake adds links handed off by other processes to the frontier and returns after its
-// commit. The links were checked against the scope where they were found; the owner
+// intake adds links handed off by other processes to the frontier, or stages them when
+// frontier.link_batch is set, and returns after its commit. The links were checked against the scope where they were found; the owner
 // checks again, so that its own configuration decides what it fetches. Before it
 // returns, a process that said it was idle says it is not, so that no process sees the
 // crawl ended while these links wait.
@@ -328,7 +328,14 @@ func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
 		entries = append(entries, frontier.Entry{URL: l.URL, FoundOn: l.FoundOn, Depth: l.Depth,
 			Priority: l.Priority, Hops: l.Hops, Kind: l.Kind})
 	}
-	if _, err := c.front.Add(ctx, entries...); err != nil {
+	// When the engine stages the links it finds (frontier.link_batch), handed-off
+	// links go the same cheap way: nobody needs an answer per link, and a fold sorts
+	// them into the queues with the others. Durable either way before the ack.
+	if c.cfg.Frontier.LinkBatch > 0 {
+		if _, err := c.front.Stage(ctx, entries...); err != nil {
+			return fmtErr("staging handed-off links", err)
+		}
+	} else if _, err := c.front.Add(ctx, entries...); err != nil {
 		return fmtErr("adding handed-off links", err)
 	}
 	m := c.member
