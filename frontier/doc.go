@@ -140,6 +140,16 @@
 //     but they are not leased, counted as added or duplicates, or held to limits
 //     until folded in; Stats.Staged counts them. Next folds rather than wait for a
 //     host or end the crawl, and Flush folds on demand.
+//   - Stage takes many entries the way Done takes a page's links: it appends them to
+//     the log as staged records, in commits of at most 16,384 entries (cheap,
+//     sequential writes, and memory bounded however many it is given), and a fold
+//     merges them with the rest. It is for bulk intake whose caller needs no answer
+//     per URL (the engine's hand-offs from other processes when it stages links):
+//     an Add of N entries rewrites about every host's queue tail page once per Add,
+//     however small its share, while staged entries are folded up to FoldLinks at a
+//     time. Unlike Add, Stage decides only refusals by URL and depth at once;
+//     duplicates and limits are decided at the fold. With LinkBatch 0 the fold
+//     starts once FoldLinks links are staged, or when Next or Flush asks.
 //
 // Each URL gets its queue sequence number before the sort (when staged, or in the
 // order given to Add), so a host's URLs keep their order; duplicates and limits

@@ -65,6 +65,7 @@ type config struct {
 
 	linkBatch int
 	foldLinks int
+	stage     bool
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -80,6 +81,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles: the most links one fold takes in (0: the default)")
+	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
 	fs.StringVar(&c.db, "db", "", "internal: database path")
@@ -153,9 +155,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		built = size
-		fmt.Fprintf(stdout, "built %d URLs: %d more in %v, %.0f URLs/s, %s per URL written\n",
-			size, b.urls, b.time.Round(time.Millisecond), float64(b.urls)/b.time.Seconds(),
-			workload.FormatBytes(float64(b.written)/float64(b.urls)))
+		how := "Add"
+		if c.stage {
+			how = "Stage"
+		}
+		fmt.Fprintf(stdout, "built %d URLs through %s: %d more in %v, %.0f URLs/s, %s per URL written, peak RSS %s (anon %s)\n",
+			size, how, b.urls, b.time.Round(time.Millisecond), float64(b.urls)/b.time.Seconds(),
+			workload.FormatBytes(float64(b.written)/float64(b.urls)), workload.FormatBytes(float64(b.peak)), workload.FormatBytes(float64(b.anon)))
 		salt := strconv.Itoa(i + 1)
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
@@ -178,6 +184,8 @@ type built struct {
 	urls    int
 	time    time.Duration
 	written int64
+	peak    int64 // this process's VmHWM after the build, in bytes
+	anon    int64 // its RssAnon then
 }
 
 // build grows the database at path from have to want queued URLs, in batches of
@@ -192,13 +200,65 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 	corpus := func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
 		return workload.NewCorpus(c.hosts).Append // a Corpus per goroutine
 	}
-	if err := workload.Fill(ctx, f, have, want, c.batch, corpus); err != nil {
+	if c.stage {
+		err = stageFill(ctx, f, have, want, c.batch, corpus)
+	} else {
+		err = workload.Fill(ctx, f, have, want, c.batch, corpus)
+	}
+	if err != nil {
 		return built{}, err
 	}
 	if err := f.Close(); err != nil {
 		return built{}, err
 	}
-	return built{urls: want - have, time: time.Since(start), written: procstat.BytesWritten() - written}, nil
+	peak, anon, _ := procstat.Memory()
+	return built{urls: want - have, time: time.Since(start), written: procstat.BytesWritten() - written, peak: peak, anon: anon}, nil
+}
+
+// stageFill is workload.Fill through Stage: batches of batch URLs from two
+// goroutines, then a Flush that folds what is left staged.
+func stageFill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
+	newEntries func() func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
+	var next atomic.Int64
+	next.Store(int64(have))
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() {
+			entries := newEntries()
+			var buf []frontier.Entry
+			for ctx.Err() == nil {
+				from := next.Add(int64(batch)) - int64(batch)
+				if from >= int64(want) {
+					return
+				}
+				to := min(from+int64(batch), int64(want))
+				buf = entries(buf[:0], uint64(from), uint64(to))
+				staged, err := f.Stage(ctx, buf...)
+				if err == nil && staged != len(buf) {
+					err = fmt.Errorf("%d of %d URLs staged from number %d", staged, len(buf), from)
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := cmpErr(errs[0], errs[1]); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := f.Flush(ctx); err != nil {
+		return err
+	}
+	if s := f.Stats(); s.Added != int64(want) {
+		return fmt.Errorf("%d URLs added after the Flush, want %d (%d duplicates)", s.Added, want, s.Duplicates)
+	}
+	return nil
 }
 
 // cmpErr returns a if it is an error, else b.
