@@ -80,8 +80,9 @@ type Options struct {
 	// record that reaches it is the fold's last). A fold holds 32 bytes per link
 	// (its seen key and where it lies in the log) until its links are queued, and
 	// writes fewer bytes per link the more links it takes, since it rewrites about
-	// one queue page per host it touches however many links that host gets. 0 or
-	// less means 1,048,576 (32 MiB).
+	// one queue page per host it touches however many links that host gets. With
+	// LinkBatch 0 or less, it is also how many entries given to Stage start a fold.
+	// 0 or less means 1,048,576 (32 MiB).
 	FoldLinks int
 	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
 	// skipped, retried or given back for later) are kept in the Done log before a
