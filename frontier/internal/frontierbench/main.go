@@ -83,7 +83,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
-	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles: the most links one fold takes in (0: the default)")
+	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
 	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
@@ -194,7 +194,11 @@ type built struct {
 // build grows the database at path from have to want queued URLs, in batches of
 // c.batch from two goroutines, as a workload.Corpus lays them out.
 func build(ctx context.Context, c *config, path string, have, want int) (built, error) {
-	f, err := frontier.Open(path, frontier.Options{})
+	opts := frontier.Options{}
+	if c.stage {
+		opts.FoldLinks = c.foldLinks // the folds of the build
+	}
+	f, err := frontier.Open(path, opts)
 	if err != nil {
 		return built{}, err
 	}
