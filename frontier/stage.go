@@ -392,10 +392,19 @@ func (b *batch) addSlice(ps []prepared, pos int, budget int64) (next, added int,
 	return b.addRun(len(ps), pos, budget, func(from, to int) ([]prepared, error) { return ps[from:to], nil })
 }
 
+// linksPerNode bounds the links one commit of addRun takes in, per node of its
+// budget. The node count sees a commit's writes only where they land in nodes
+// already there: links appended at the right end of the queue tree (those of hosts
+// the same fold created, whose ids follow its order) all go into its last leaf,
+// which bbolt splits only at the commit, so without this bound one commit took a
+// whole fold (2 GiB of memory for 4M links). Eight links of about 250 bytes per
+// 4 KiB node keep such a commit within its budget's pages.
+const linksPerNode = 8
+
 // addRun adds links pos to n of a sequence sorted by seen key, until this
-// transaction has rewritten budget nodes or the n are done, and returns where it
-// stopped and how many it added. group returns the links [from, to), foldCheck at
-// most; they are the batch's until its commit.
+// transaction has rewritten budget nodes or taken in budget·linksPerNode links, or
+// the n are done, and returns where it stopped and how many it added. group returns
+// the links [from, to), foldCheck at most; they are the batch's until its commit.
 func (b *batch) addRun(n, pos int, budget int64, group func(from, to int) ([]prepared, error)) (next, added int, err error) {
 	// The seen keys of a long sorted stream go to a run of their own (seenset.go).
 	b.seen.stream = n >= seenMinRun
@@ -405,9 +414,9 @@ func (b *batch) addRun(n, pos int, budget int64, group func(from, to int) ([]pre
 		}
 		b.seen.stream = false
 	}()
-	nodes := nodeCount(b.tx)
-	for pos < n && nodeCount(b.tx)-nodes < budget {
-		end := min(pos+foldCheck, n)
+	nodes, limit := nodeCount(b.tx), pos+int(min(budget*linksPerNode, int64(n)))
+	for pos < n && nodeCount(b.tx)-nodes < budget && pos < limit {
+		end := min(pos+foldCheck, n, limit)
 		ps, err := group(pos, end)
 		if err != nil {
 			return pos, added, err
