@@ -9,12 +9,12 @@ import (
 	"github.com/politecrawl/crawl/frontier"
 )
 
-// Fill adds to f the URLs numbered from have to want, in batches of batch URLs per Add
-// from two goroutines, so that one builds a batch while the other's is committed. Each
-// goroutine calls newEntries once for its own generator, which appends the entries of
-// a range of numbers. Every URL must be new: Fill fails if an Add accepts fewer than
-// it was given.
-func Fill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
+// Fill gives add (a Frontier's Add or Stage) the URLs numbered from have to want, in
+// batches of batch URLs per call from two goroutines, so that one builds a batch while
+// the other's is committed. Each goroutine calls newEntries once for its own
+// generator, which appends the entries of a range of numbers. Every URL must be new:
+// Fill fails if add accepts fewer than it was given.
+func Fill(ctx context.Context, add func(context.Context, ...frontier.Entry) (int, error), have, want, batch int,
 	newEntries func() func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
 	var (
 		next  atomic.Int64
@@ -34,9 +34,9 @@ func Fill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
 				}
 				to := min(from+int64(batch), int64(want))
 				buf = entries(buf[:0], uint64(from), uint64(to))
-				added, err := f.Add(ctx, buf...)
-				if err == nil && added != len(buf) {
-					err = fmt.Errorf("workload: %d of %d URLs added from number %d", added, len(buf), from)
+				took, err := add(ctx, buf...)
+				if err == nil && took != len(buf) {
+					err = fmt.Errorf("workload: %d of %d URLs taken from number %d", took, len(buf), from)
 				}
 				if err != nil {
 					errMu.Lock()

@@ -156,7 +156,7 @@ func buildFrontier(ctx context.Context, path string, hosts []string, have, want,
 	}
 	defer f.Close()
 	start, written := time.Now(), procstat.BytesWritten()
-	err = workload.Fill(ctx, f, have, want, batch, func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
+	err = workload.Fill(ctx, f.Add, have, want, batch, func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
 		return func(dst []frontier.Entry, from, to uint64) []frontier.Entry {
 			for n := from; n < to; n++ {
 				dst = append(dst, scaleEntry(hosts, n))

@@ -210,7 +210,7 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 	if c.stage {
 		err = stageFill(ctx, f, have, want, c.batch, corpus)
 	} else {
-		err = workload.Fill(ctx, f, have, want, c.batch, corpus)
+		err = workload.Fill(ctx, f.Add, have, want, c.batch, corpus)
 	}
 	if err != nil {
 		return built{}, err
@@ -222,41 +222,11 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 	return built{urls: want - have, time: time.Since(start), written: procstat.BytesWritten() - written, peak: peak, anon: anon}, nil
 }
 
-// stageFill is workload.Fill through Stage: batches of batch URLs from two
-// goroutines, then a Flush that folds what is left staged.
+// stageFill is workload.Fill through Stage, then a Flush that folds what is left
+// staged.
 func stageFill(ctx context.Context, f *frontier.Frontier, have, want, batch int,
 	newEntries func() func(dst []frontier.Entry, from, to uint64) []frontier.Entry) error {
-	var next atomic.Int64
-	next.Store(int64(have))
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	for i := range errs {
-		wg.Go(func() {
-			entries := newEntries()
-			var buf []frontier.Entry
-			for ctx.Err() == nil {
-				from := next.Add(int64(batch)) - int64(batch)
-				if from >= int64(want) {
-					return
-				}
-				to := min(from+int64(batch), int64(want))
-				buf = entries(buf[:0], uint64(from), uint64(to))
-				staged, err := f.Stage(ctx, buf...)
-				if err == nil && staged != len(buf) {
-					err = fmt.Errorf("%d of %d URLs staged from number %d", staged, len(buf), from)
-				}
-				if err != nil {
-					errs[i] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := cmpErr(errs[0], errs[1]); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
+	if err := workload.Fill(ctx, f.Stage, have, want, batch, newEntries); err != nil {
 		return err
 	}
 	if err := f.Flush(ctx); err != nil {
