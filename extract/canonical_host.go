@@ -64,7 +64,7 @@ func canonHost(h string) (string, error) {
 			return "", ErrHost
 		}
 		a, err := canonIDNA.ToASCII(h)
-		if err != nil {
+		if err != nil || !canonDNSLength(a) {
 			return "", ErrHost
 		}
 		h = a
@@ -84,6 +84,24 @@ func canonHost(h string) (string, error) {
 		return canonIPv4(h)
 	}
 	return h, nil
+}
+
+// canonDNSLength reports whether an ASCII host converted from an internationalised
+// one keeps to DNS's lengths (RFC 1035 §2.3.4): labels of at most 63 bytes, at most
+// 253 in all, without the root's dot. A longer punycode label names no host, and
+// ToASCII cannot read back the longest ones it writes, so a URL canonicalised once
+// would be refused the next time.
+func canonDNSLength(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	if len(h) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(h, ".") {
+		if len(label) > 63 {
+			return false
+		}
+	}
+	return true
 }
 
 func canonHasPunycodeLabel(h string) bool {

@@ -96,6 +96,10 @@ var canonicalTests = []struct {
 	{"http://example.com../", "", ErrHost},
 	{"http://ex%zzample.com/", "", ErrHost},
 	{"http://ex%2Fample.com/", "", ErrHost},
+	// An internationalised label whose punycode is longer than DNS allows (63
+	// bytes): refused, as the canonical form could not be read back.
+	{"http://ß" + strings.Repeat("s", 60) + ".example/", "", ErrHost},
+	{"http://ß" + strings.Repeat("s", 50) + ".example/", "http://xn--" + strings.Repeat("s", 50) + "-p7d.example/", nil},
 	{"http://xn--a.example/", "", ErrHost},
 	{"http://256.0.0.1/", "", ErrHost},
 	{"http://1.2.3.4.5/", "", ErrHost},
