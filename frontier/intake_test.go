@@ -14,27 +14,8 @@ import (
 // and between Stage calls are counted as duplicates at the fold.
 func TestStage(t *testing.T) {
 	defer func(n int64, c, s int) { foldNodes, foldCheck, stageChunk = n, c, s }(foldNodes, foldCheck, stageChunk)
-	var es []Entry
-	for i := range 200 {
-		// Hosts in turn, a tenth of the URLs repeated, priorities and depths mixed.
-		n := i
-		if i%10 == 9 {
-			n = i - 7
-		}
-		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/p%d", n%7, n), Depth: n % 3, Priority: n%4 - 1})
-	}
+	es := mixedEntries(200)
 	es = append(es, Entry{URL: "/relative"}, Entry{URL: "http://h1.test/deep", Depth: 9})
-	drain := func(f *Frontier) map[string][]string {
-		got := map[string][]string{}
-		for {
-			l, _, err := tryNext(f)
-			if err != nil || l == nil {
-				return got
-			}
-			got[l.Host] = append(got[l.Host], l.URL)
-			done(t, f, l, Outcome{})
-		}
-	}
 	ctx := context.Background()
 	opts := Options{MaxDepth: 5}
 	foldNodes, foldCheck, stageChunk = 1, 4, 7
@@ -79,7 +60,7 @@ func TestStage(t *testing.T) {
 			if err := f.Check(); err != nil {
 				t.Fatal(err)
 			}
-			want, got := drain(added), drain(f)
+			want, got := drainHosts(t, added), drainHosts(t, f)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("lease order per host:\n\tgot  %v\n\twant %v", got, want)
 			}

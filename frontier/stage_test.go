@@ -292,27 +292,8 @@ func TestStagedCounterCorrupt(t *testing.T) {
 // small enough for one transaction each.
 func TestAddSorted(t *testing.T) {
 	defer func(n, an int64, c, a int) { foldNodes, addNodes, foldCheck, addChunk = n, an, c, a }(foldNodes, addNodes, foldCheck, addChunk)
-	var es []Entry
-	for i := range 200 {
-		// Hosts in turn, a tenth of the URLs repeated, priorities and depths mixed.
-		n := i
-		if i%10 == 9 {
-			n = i - 7
-		}
-		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/p%d", n%7, n), Depth: n % 3, Priority: n%4 - 1})
-	}
+	es := mixedEntries(200)
 	es = append(es, Entry{URL: "/relative"})
-	drain := func(f *Frontier) map[string][]string {
-		got := map[string][]string{}
-		for {
-			l, _, err := tryNext(f)
-			if err != nil || l == nil {
-				return got
-			}
-			got[l.Host] = append(got[l.Host], l.URL)
-			done(t, f, l, Outcome{})
-		}
-	}
 	ctx := context.Background()
 	small, _ := openTest(t, Options{})
 	for i := 0; i < len(es); i += 10 {
@@ -330,7 +311,7 @@ func TestAddSorted(t *testing.T) {
 	if n != int(ws.Added) || gs.Added != ws.Added || gs.Duplicates != ws.Duplicates || gs.Refused[RefusedURL] != 1 {
 		t.Fatalf("large Add: %d added, Stats %+v; want as the small Adds: %+v", n, gs, ws)
 	}
-	want, got := drain(small), drain(large)
+	want, got := drainHosts(t, small), drainHosts(t, large)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("lease order per host:\n\tgot  %v\n\twant %v", got, want)
 	}
@@ -352,5 +333,34 @@ func TestSortBySeen(t *testing.T) {
 				t.Fatalf("n=%d: position %d holds %v/%d, want %v/%d", n, i, ps[i].fp[0], ps[i].seq, want[i].fp[0], want[i].seq)
 			}
 		}
+	}
+}
+
+// mixedEntries returns n entries over 7 hosts in turn, a tenth of them repeating an
+// earlier URL, with priorities and depths mixed.
+func mixedEntries(n int) []Entry {
+	es := make([]Entry, 0, n)
+	for i := range n {
+		m := i
+		if i%10 == 9 {
+			m = i - 7
+		}
+		es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/p%d", m%7, m), Depth: m % 3, Priority: m%4 - 1})
+	}
+	return es
+}
+
+// drainHosts leases and finishes every URL f hands out now, and returns them by host
+// in the order leased.
+func drainHosts(t *testing.T, f *Frontier) map[string][]string {
+	t.Helper()
+	got := map[string][]string{}
+	for {
+		l, _, err := tryNext(f)
+		if err != nil || l == nil {
+			return got
+		}
+		got[l.Host] = append(got[l.Host], l.URL)
+		done(t, f, l, Outcome{})
 	}
 }
