@@ -118,8 +118,11 @@
 // disk-based seen set fast: many URLs are sorted by seen key (a hash of the host,
 // then the URL's fingerprint) and merged in that order, over as many transactions as
 // keep each one to 8,192 rewritten nodes for an Add, 2,048 for a fold (bbolt holds
-// them all in memory until the commit). Sorted, the URLs of one host come together (its seen keys are neighbours
-// and its new queue keys go to its queue's tail), and consecutive chunks touch
+// them all in memory until the commit), and to 8 URLs per node of that budget: the
+// URLs of hosts a batch creates all go to the queue's last leaf, which bbolt splits
+// only at the commit, so the node count does not see them. Sorted, the URLs of one
+// host come together (its seen keys are neighbours and its new queue keys go to its
+// queue's tail), and consecutive chunks touch
 // disjoint key ranges, so each page is rewritten about once per batch however the
 // batch is split, and memory stays bounded however large it is. A batch's new seen
 // keys, in that order, are appended as one sorted run (see The seen set).
