@@ -311,10 +311,10 @@ func (c *Crawler) consume(ctx context.Context) {
 }
 
 // intake adds links handed off by other processes to the frontier, or stages them when
-// frontier.link_batch is set, and returns after its commit. The links were checked against the scope where they were found; the owner
-// checks again, so that its own configuration decides what it fetches. Before it
-// returns, a process that said it was idle says it is not, so that no process sees the
-// crawl ended while these links wait.
+// frontier.link_batch is set, and returns after its commit. The links were checked
+// against the scope where they were found; the owner checks again, so that its own
+// configuration decides what it fetches. Before it returns, a process that said it was
+// idle says it is not, so that no process sees the crawl ended while these links wait.
 func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
 	entries := make([]frontier.Entry, 0, len(links))
 	for _, l := range links {

@@ -130,11 +130,12 @@ func owners(states []entry, shards int) []*entry {
 
 // Finished reports whether the whole crawl has ended: every shard 0..Shards-1 is owned
 // by a process whose latest report is idle (and younger than StaleAfter unless the
-// process stopped), every running process that owns no shard (a publisher) is idle, every shard's consumer has no pending and no unacknowledged batch,
-// every owner's report covers what its consumers acknowledged (so links taken in after
-// the report are not missed), and all of this held, unchanged, at the previous call
-// too. The first true answer comes therefore at the earliest on the second call: call it
-// periodically (every few seconds) once the process itself is idle.
+// process stopped), every running process that owns no shard (a publisher) is idle,
+// every shard's consumer has no pending and no unacknowledged batch, every owner's
+// report covers what its consumers acknowledged (so links taken in after the report are
+// not missed), and all of this held, unchanged, at the previous call too. The first
+// true answer comes therefore at the earliest on the second call: call it periodically
+// (every few seconds) once the process itself is idle.
 func (n *Node) Finished(ctx context.Context) (bool, error) {
 	sig, ok, err := n.check(ctx)
 	if err != nil {

@@ -25,10 +25,11 @@ const (
 	crashEnvRun = "FRONTIER_CRASH_RUN"
 )
 
-// TestCrashChild is the process TestCrash kills. It adds, leases and finishes URLs in
-// a loop with 8 workers, which now and then stage entries too, and reports each
-// operation on stdout once it has returned: "A url" added or staged, "L url" leased, "D url" about to call Done, "F url" removed from the
-// queue (finished, failed, skipped), "R url" kept for a retry.
+// TestCrashChild is the process TestCrash kills. It adds, leases and finishes URLs in a
+// loop with 8 workers, which now and then stage entries too, and reports each operation
+// on stdout once it has returned: "A url" added or staged, "L url" leased, "D url"
+// about to call Done, "F url" removed from the queue (finished, failed, skipped),
+// "R url" kept for a retry.
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashEnvDB)
 	if path == "" {

@@ -45,11 +45,11 @@
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. Mapped pages count in the resident set only once read.
 //
-// Format 3 and 4 files (before the Done log, before the seen set in runs) are read
-// as they are, and a writable Open marks them format 5, which older builds refuse. Format 2 files (queue keys without
-// a due time, in a bucket named queue) are upgraded by the first writable Open,
-// 50,000 entries per transaction; a crash part way leaves a file the next Open goes
-// on upgrading. A read-only Open reads them as they are.
+// Format 3 and 4 files (before the Done log, before the seen set in runs) are read as
+// they are, and a writable Open marks them format 5, which older builds refuse. Format
+// 2 files (queue keys without a due time, in a bucket named queue) are upgraded by the
+// first writable Open, 50,000 entries per transaction; a crash part way leaves a file
+// the next Open goes on upgrading. A read-only Open reads them as they are.
 //
 // # Time
 //
@@ -71,16 +71,16 @@
 //
 // # The Done log
 //
-// Done rewrites no page of the hosts or queue3 trees: in the transaction that
-// finishes the lease it appends one record to the end of the staged bucket (keys
-// only grow and pages are filled whole, so only the rightmost leaf and its branch
-// are rewritten; the record is cut into parts of a quarter page, since bbolt never
-// splits a leaf of four keys or fewer and would rewrite, with each commit, the
-// whole records of the three before), one record per group commit, holding the records of the hosts whose outcomes it carries, as they
-// are after the commit and stamped with the record's key, the queue changes (the key
-// of a URL finished, failed or skipped, to delete; a retried URL's key with its new
-// attempt count; a refetched URL's new key, due later) and the links it staged. When
-// Done returns, all of that is durable.
+// Done rewrites no page of the hosts or queue3 trees: in the transaction that finishes
+// the lease it appends one record to the end of the staged bucket (keys only grow and
+// pages are filled whole, so only the rightmost leaf and its branch are rewritten; the
+// record is cut into parts of a quarter page, since bbolt never splits a leaf of four
+// keys or fewer and would rewrite, with each commit, the whole records of the three
+// before), one record per group commit, holding the records of the hosts whose outcomes
+// it carries, as they are after the commit and stamped with the record's key, the queue
+// changes (the key of a URL finished, failed or skipped, to delete; a retried URL's key
+// with its new attempt count; a refetched URL's new key, due later) and the links it
+// staged. When Done returns, all of that is durable.
 //
 // Until a fold writes them, the changes are also held in memory: the host records in
 // the hosts' state, the queue changes per host, which Next reads over the queue3
