@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -40,6 +41,34 @@ const defaultFoldLinks = 1 << 20
 
 // foldLinkSize is the memory a fold holds per link, in bytes.
 const foldLinkSize = 32
+
+// indexLog indexes the records of the log in staged from the first, as long as more,
+// given a record's key and the links indexed before it, says so, and returns them
+// and their links sorted for a fold (sortFold).
+func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool) ([]foldRec, []foldLink, error) {
+	var recs []foldRec
+	var links []foldLink
+	err := eachRecord(staged, func(key uint64, rec []byte) error {
+		if !more(binary.BigEndian.AppendUint64(nil, key), len(links)) {
+			return errEnough
+		}
+		if len(recs) == math.MaxUint32 {
+			return fmt.Errorf("%w: too many staged records", ErrCorrupt)
+		}
+		var err error
+		var withSeq bool
+		if links, withSeq, err = indexRecord(links, uint32(len(recs)), rec); err != nil {
+			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
+		}
+		recs = append(recs, foldRec{key: key, partLen: partLen(staged, key), withSeq: withSeq})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	sortFold(links)
+	return recs, slices.Clip(links), nil
+}
 
 // indexRecord appends to idx the links of rec, the record numbered r of the fold,
 // and returns it and how the record's links are encoded.

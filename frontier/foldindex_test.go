@@ -25,23 +25,14 @@ func testLinks(n int, seq uint64) []prepared {
 	return ps
 }
 
-// indexLog builds a fold's index over the whole log as startFold does, and reads its
+// readLog builds a fold's index over the whole log as startFold does, and reads its
 // links back in the fold's order.
-func indexLog(tx *bolt.Tx) ([]prepared, error) {
+func readLog(tx *bolt.Tx) ([]prepared, error) {
 	b := tx.Bucket(bucketStaged)
-	var idx []foldLink
-	var recs []foldRec
-	err := eachRecord(b, func(key uint64, rec []byte) error {
-		var withSeq bool
-		var err error
-		idx, withSeq, err = indexRecord(idx, uint32(len(recs)), rec)
-		recs = append(recs, foldRec{key: key, partLen: partLen(b, key), withSeq: withSeq})
-		return err
-	})
+	recs, idx, err := indexLog(b, func([]byte, int) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	sortFold(idx)
 	var ps []prepared
 	for from := 0; from < len(idx); from += 100 { // in groups, as a fold reads them
 		if ps, err = readLinks(ps, b, recs, idx[from:min(from+100, len(idx))]); err != nil {
@@ -85,7 +76,7 @@ func TestFoldIndex(t *testing.T) {
 	sortBySeen(want)
 	var got []prepared
 	err := db.View(func(tx *bolt.Tx) (err error) {
-		got, err = indexLog(tx)
+		got, err = readLog(tx)
 		return err
 	})
 	if err != nil {
@@ -124,19 +115,10 @@ func TestFoldIndexCorrupt(t *testing.T) {
 			putRecords(t, db, false, logRecord{2, stagedRecord(testLinks(100, 100)...)})
 			err := db.Update(func(tx *bolt.Tx) error {
 				b := tx.Bucket(bucketStaged)
-				var idx []foldLink
-				var recs []foldRec
-				err := eachRecord(b, func(key uint64, rec []byte) error {
-					var withSeq bool
-					var err error
-					idx, withSeq, err = indexRecord(idx, uint32(len(recs)), rec)
-					recs = append(recs, foldRec{key: key, partLen: partLen(b, key), withSeq: withSeq})
-					return err
-				})
+				recs, idx, err := indexLog(b, func([]byte, int) bool { return true })
 				if err != nil {
 					return err
 				}
-				sortFold(idx)
 				if err := tt.damage(b); err != nil {
 					return err
 				}

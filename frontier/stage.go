@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
@@ -458,28 +457,18 @@ func (b *batch) startFold() error {
 		opKey = bytes.Clone(resume[8+n:])
 	}
 	f.foldPending, f.hot = false, false
-	var links []foldLink
-	var recs []foldRec
-	var lastKey []byte
-	err := eachRecord(b.staged, func(key uint64, rec []byte) error {
-		k := binary.BigEndian.AppendUint64(nil, key)
-		if resume != nil && bytes.Compare(k, last) > 0 || resume == nil && len(links) >= f.foldLinks() {
-			return errEnough
+	recs, links, err := indexLog(b.staged, func(key []byte, links int) bool {
+		if resume != nil {
+			return bytes.Compare(key, last) <= 0
 		}
-		if len(recs) == math.MaxUint32 {
-			return fmt.Errorf("%w: too many staged records", ErrCorrupt)
-		}
-		var err error
-		var withSeq bool
-		if links, withSeq, err = indexRecord(links, uint32(len(recs)), rec); err != nil {
-			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
-		}
-		recs = append(recs, foldRec{key: key, partLen: partLen(b.staged, key), withSeq: withSeq})
-		lastKey = k
-		return nil
+		return links < f.foldLinks()
 	})
 	if err != nil {
 		return err
+	}
+	var lastKey []byte
+	if len(recs) > 0 {
+		lastKey = binary.BigEndian.AppendUint64(nil, recs[len(recs)-1].key)
 	}
 	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(len(links))) {
 		return fmt.Errorf("%w: fold record %x does not match the staged records", ErrCorrupt, resume)
@@ -491,8 +480,7 @@ func (b *batch) startFold() error {
 		}
 		return nil
 	}
-	sortFold(links)
-	f.fold = &foldState{last: bytes.Clone(lastKey), lastKey: binary.BigEndian.Uint64(lastKey), recs: recs, links: slices.Clip(links), pos: int(pos), opKey: opKey}
+	f.fold = &foldState{last: lastKey, lastKey: binary.BigEndian.Uint64(lastKey), recs: recs, links: slices.Clip(links), pos: int(pos), opKey: opKey}
 	return nil
 }
 
