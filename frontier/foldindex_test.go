@@ -174,11 +174,8 @@ func leaseN(t *testing.T, f *Frontier, n int) []string {
 // fold's last steps write them; a fold cut in between (Close, as a crash) finds them
 // in the log at Open.
 func TestFoldLogsHosts(t *testing.T) {
-	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
-	foldNodes, foldCheck = 1, 2
 	ctx := context.Background()
-	f, path := openTest(t, Options{LinkBatch: 1000})
-	stageNine(t, f)
+	f, path := stagedNine(t)
 	stored := func(f *Frontier, name string) hostRecord {
 		var rec hostRecord
 		err := f.view(func(tx *bolt.Tx) (err error) {
@@ -243,11 +240,8 @@ func TestFoldLogsHosts(t *testing.T) {
 // leave them to the pass over the changes in key order, which rewrote the host's
 // queue pages a second time.
 func TestFoldHostOps(t *testing.T) {
-	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
-	foldNodes, foldCheck = 1, 2
 	ctx := context.Background()
-	f, path := openTest(t, Options{LinkBatch: 1000})
-	stageNine(t, f)
+	f, path := stagedNine(t)
 	seeds := []string{"http://a.test/", "http://b.test/", "http://c.test/"}
 	if got := queueURLs(t, f); !slices.Equal(got, seeds) {
 		t.Fatalf("queue bucket before the fold: %v, want the seeds, finished in the log only", got)

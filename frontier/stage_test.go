@@ -132,11 +132,8 @@ func TestStagingUpgrade(t *testing.T) {
 // node: the fold goes on over commits, in seen-key order, and a host's links keep the
 // order in which they were found.
 func TestFoldBudget(t *testing.T) {
-	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
-	foldNodes, foldCheck = 1, 2
 	ctx := context.Background()
-	f, _ := openTest(t, Options{LinkBatch: 1000})
-	stageNine(t, f)
+	f, _ := stagedNine(t)
 	if err := f.foldOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +150,19 @@ func TestFoldBudget(t *testing.T) {
 	if l.URL != "http://d.test/a" {
 		t.Fatalf("first lease %s, want http://d.test/a: a new host first, its links in the order staged", l.URL)
 	}
+}
+
+// stagedNine opens a frontier that stages links (LinkBatch 1,000) and folds a link or
+// two per commit (foldNodes 1, foldCheck 2, until the test ends), and stages nine
+// links on it (stageNine).
+func stagedNine(t *testing.T) (*Frontier, string) {
+	t.Helper()
+	n, c := foldNodes, foldCheck
+	t.Cleanup(func() { foldNodes, foldCheck = n, c })
+	foldNodes, foldCheck = 1, 2
+	f, path := openTest(t, Options{LinkBatch: 1000})
+	stageNine(t, f)
+	return f, path
 }
 
 // stageNine adds three seeds, finishes them and stages nine links.
