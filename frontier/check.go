@@ -28,14 +28,15 @@ var errStale = errors.New("frontier: stale snapshot")
 // (Tx.Check: page types, references, key order, free pages) passes. It reads every page
 // of the file, so it takes time in proportion to the file's size; crawl status runs it
 // on a database opened with Options.ReadOnly. Check does not change the file; on a
-// Frontier open for writing, it holds commits back while it checks the pages.
+// Frontier open for writing, it holds commits back while it checks the pages. On a
+// Frontier stopped by a failed commit it returns that commit's error.
 func (f *Frontier) Check() error {
 	for {
 		// A snapshot of the hosts, with their queue changes logged and not folded in,
 		// checked against the transaction that snapshot is of: a commit may land
 		// between the two, or be durable and not merged into memory yet.
 		f.mu.Lock()
-		closed, txid := f.closed, f.txid
+		closed, stopped, txid := f.closed, f.err, f.txid
 		ids := make(map[uint64]*host, len(f.hosts))
 		for _, h := range f.hosts {
 			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
@@ -44,6 +45,12 @@ func (f *Frontier) Check() error {
 		f.mu.Unlock()
 		if closed {
 			return ErrClosed
+		}
+		// A Frontier stopped by a failed commit holds the state before that commit,
+		// which may have reached the file all the same: no snapshot of memory will
+		// ever be of the file's last transaction.
+		if stopped != nil {
+			return stopped
 		}
 		// The records first, in this goroutine, where a fault on a damaged page becomes
 		// an error (view); then bbolt's page check, which runs in a goroutine of its own.

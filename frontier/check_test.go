@@ -204,3 +204,26 @@ func TestCheckWhileCrawling(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAfterFailedCommit: a commit that fails may have reached the file all the
+// same, so that the transaction on disk is never the one memory holds. Check then
+// returns the error that stopped the Frontier instead of waiting, forever, for a
+// snapshot of memory that matches the file.
+func TestCheckAfterFailedCommit(t *testing.T) {
+	f, err := Open(filepath.Join(t.TempDir(), "frontier.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Add(context.Background(), Entry{URL: "http://a.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	disk := errors.New("write frontier.db: input/output error")
+	f.mu.Lock()
+	f.err = &opError{op: "commit", err: disk}
+	f.txid-- // the failed commit's transaction reached the file
+	f.mu.Unlock()
+	if err := f.Check(); !errors.Is(err, disk) {
+		t.Fatalf("Check of a stopped frontier: %v, want the commit's error", err)
+	}
+}
