@@ -483,6 +483,7 @@ func (c *Crawler) clusterState() cluster.State {
 		Shards: m.shards,
 		Idle:   c.began.Load() && m.gate.idle(c.cfg.Workers),
 		Queued: st.Queued,
+		Staged: st.Staged,
 		Leased: int64(st.Leased),
 		Pages:  c.counters.pages.Load(),
 		Errors: c.counters.errors.Load(),
@@ -509,10 +510,11 @@ type ProcessStatus struct {
 	Shards string // as ranges, such as 0-15
 	// State is busy, idle (waiting for links), finished (ended with the crawl) or
 	// stopped (ended before the crawl did: Ctrl-C or an error).
-	State                                      string
-	Queued, Leased, Pages, Published, Consumed int64
-	PagesPerSec                                float64
-	Updated                                    time.Time // when it reported
+	State string
+	// Staged counts the links found and not yet sorted into its queues ("to sort").
+	Queued, Staged, Leased, Pages, Published, Consumed int64
+	PagesPerSec                                        float64
+	Updated                                            time.Time // when it reported
 }
 
 // ReadClusterStatus reads the state of the crawl that k names from its NATS server.
@@ -534,7 +536,7 @@ func ReadClusterStatus(ctx context.Context, k ClusterConfig) (*ClusterStatus, er
 	}
 	st.Unowned = cluster.FormatShards(unowned)
 	for _, s := range states {
-		p := ProcessStatus{Name: s.Name, Shards: cluster.FormatShards(s.Shards), Queued: s.Queued, Leased: s.Leased,
+		p := ProcessStatus{Name: s.Name, Shards: cluster.FormatShards(s.Shards), Queued: s.Queued, Staged: s.Staged, Leased: s.Leased,
 			Pages: s.Pages, Published: s.Published, Consumed: s.Consumed, PagesPerSec: s.PagesPerSec, Updated: s.Updated}
 		switch {
 		case s.Stopped && s.Idle:

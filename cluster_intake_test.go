@@ -20,7 +20,7 @@ func TestIntakeStages(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		c := &Crawler{front: f, member: &member{}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		c := &Crawler{front: f, member: &member{}, counters: &counters{}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 		c.cfg.Frontier.LinkBatch = lb
 		links := []cluster.Link{
 			{URL: "http://a.test/sitemap.xml", Kind: kindSitemap},
@@ -32,6 +32,9 @@ func TestIntakeStages(t *testing.T) {
 		s := f.Stats()
 		if lb > 0 && (s.Staged != 2 || s.Added != 0) || lb == 0 && (s.Staged != 0 || s.Added != 2) {
 			t.Errorf("link_batch %d: %d staged, %d added after intake", lb, s.Staged, s.Added)
+		}
+		if st := c.clusterState(); st.Staged != s.Staged || st.Queued != s.Queued {
+			t.Errorf("link_batch %d: the cluster state says %d queued and %d staged, the frontier %d and %d", lb, st.Queued, st.Staged, s.Queued, s.Staged)
 		}
 		if err := f.Flush(context.Background()); err != nil {
 			t.Fatal(err)

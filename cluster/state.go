@@ -22,8 +22,11 @@ type State struct {
 	// Idle says the process has nothing to do: nothing due, nothing leased, nothing
 	// waiting to be published. Report clears it if links were taken in since the
 	// previous Report, as the engine may have looked before they arrived.
-	Idle        bool    `json:"idle"`
-	Queued      int64   `json:"queued"`        // URLs in its frontier
+	Idle   bool  `json:"idle"`
+	Queued int64 `json:"queued"` // URLs in its frontier
+	// Staged counts the links its frontier holds found and not yet sorted into the
+	// queues (frontier.Stats.Staged): durable, but neither deduplicated nor queued yet.
+	Staged      int64   `json:"staged,omitempty"`
 	Leased      int64   `json:"leased"`        // URLs being fetched
 	Pages       int64   `json:"pages"`         // pages fetched by this run
 	Errors      int64   `json:"errors"`        // fetch errors of this run

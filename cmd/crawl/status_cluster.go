@@ -39,10 +39,10 @@ func clusterStatus(ctx context.Context, w io.Writer, configPath, natsURL, stream
 	now := time.Now()
 	fmt.Fprintf(w, "crawl %s on %s: %d processes, %d shards\n", st.Stream, st.URL, len(st.Processes), st.ShardCount)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  process\tshards\tstate\tqueued\tleased\tpages\tpages/s\thanded off\ttaken in\tupdated")
+	fmt.Fprintln(tw, "  process\tshards\tstate\tqueued\tto sort\tleased\tpages\tpages/s\thanded off\ttaken in\tupdated")
 	for _, p := range st.Processes {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%.1f\t%d\t%d\t%s ago\n", p.Name, p.Shards, p.State,
-			p.Queued, p.Leased, p.Pages, p.PagesPerSec, p.Published, p.Consumed, roundAge(now.Sub(p.Updated)))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%s ago\n", p.Name, p.Shards, p.State,
+			p.Queued, p.Staged, p.Leased, p.Pages, p.PagesPerSec, p.Published, p.Consumed, roundAge(now.Sub(p.Updated)))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "  stream   %d links waiting for their owner, %d delivered and not yet acknowledged\n", st.Pending, st.AckPending)
