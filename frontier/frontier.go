@@ -91,6 +91,17 @@ type Options struct {
 	// then (measured: 40,000 finished URLs over 10,000 hosts held 9.7 MB), 12 MB
 	// at the default. 0 means 50,000.
 	LogBatch int
+	// ResidentMap bounds, in bytes, the pages of the file the process keeps mapped.
+	// bbolt reads the file through a read-only shared mapping, and each page read
+	// stays in the process's resident set (RssFile) although the page cache holds it
+	// anyway: at the end of Open, after commits (at most every 10 ms) and after
+	// Check, once the process's file-backed resident size has grown by more than
+	// ResidentMap since the last drop, the Frontier drops the mapping's pages from
+	// the process (the page cache keeps them; the next read of one maps it again).
+	// Other mapped files count in that growth too, which only makes drops come
+	// sooner. Linux only; elsewhere the pages are left to the system. 0 means 64
+	// MiB; negative means never drop.
+	ResidentMap int64
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
 	NoSync bool
@@ -175,6 +186,8 @@ type Frontier struct {
 	sending bool         // ops is open
 	ops     chan *op
 	stopped chan struct{}
+
+	mapped *mapLimit // drops the file's mapped pages (Options.ResidentMap)
 }
 
 // Open opens or creates the frontier database at path. Leases left by a process that
@@ -186,6 +199,13 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	// access. Turn both into an error for this goroutine.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var db *bolt.DB
+	// The resident size before the file is mapped: Open's own reads count.
+	mapped := newMapLimit(opts)
+	defer func() {
+		if f == nil {
+			mapped.close()
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			if db != nil {
@@ -233,6 +253,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 		counters:    make(map[string]int64),
 		parked:      make(map[string]string),
 		dirty:       make(map[*host]struct{}),
+		mapped:      mapped,
 	}
 	if f.now == nil {
 		f.now = time.Now
@@ -252,6 +273,9 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	for _, h := range f.hosts {
 		f.fix(h)
 	}
+	// The pages load read (every host record, the log), in either mode. A failed
+	// drop turns dropping off and loses nothing.
+	_ = f.mapped.check(db, true)
 	if !opts.ReadOnly {
 		f.ops = make(chan *op, 1024)
 		f.sending = true
@@ -427,6 +451,7 @@ func (f *Frontier) Close() error {
 		f.sendMu.Unlock()
 		<-f.stopped
 	}
+	f.mapped.close()
 	if err := f.db.Close(); err != nil {
 		return &opError{op: "close", err: err}
 	}
