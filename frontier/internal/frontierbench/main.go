@@ -69,6 +69,8 @@ type config struct {
 	linkBatch int
 	foldLinks int
 	stage     bool
+
+	residentMap int64 // frontier.Options.ResidentMap
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -84,6 +86,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
+	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, 64 MiB; -1: never drop)")
 	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
@@ -168,7 +171,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		salt := strconv.Itoa(i + 1)
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
-			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch), "-foldlinks", strconv.Itoa(c.foldLinks)); err != nil {
+			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch), "-foldlinks", strconv.Itoa(c.foldLinks),
+			"-residentmap", strconv.FormatInt(c.residentMap, 10)); err != nil {
 			return err
 		}
 		if c.memory {
@@ -194,7 +198,7 @@ type built struct {
 // build grows the database at path from have to want queued URLs, in batches of
 // c.batch from two goroutines, as a workload.Corpus lays them out.
 func build(ctx context.Context, c *config, path string, have, want int) (built, error) {
-	opts := frontier.Options{}
+	opts := frontier.Options{ResidentMap: c.residentMap}
 	if c.stage {
 		opts.FoldLinks = c.foldLinks // the folds of the build
 	}
@@ -299,7 +303,7 @@ func measureFrontier(ctx context.Context, c *config) (*result, error) {
 		}
 	}
 	start := time.Now()
-	f, err := frontier.Open(c.db, frontier.Options{})
+	f, err := frontier.Open(c.db, frontier.Options{ResidentMap: c.residentMap})
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +312,7 @@ func measureFrontier(ctx context.Context, c *config) (*result, error) {
 		return nil, err
 	}
 	start = time.Now()
-	f, err = frontier.Open(c.db, frontier.Options{LinkBatch: c.linkBatch, FoldLinks: c.foldLinks})
+	f, err = frontier.Open(c.db, frontier.Options{LinkBatch: c.linkBatch, FoldLinks: c.foldLinks, ResidentMap: c.residentMap})
 	if err != nil {
 		return nil, err
 	}
