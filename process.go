@@ -368,8 +368,11 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: c.cfg.Storage.Text || c.cfg.Storage.TextRecords, MaxLinks: c.cfg.Scope.MaxLinksPerPage,
-		MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
+	// Without text, no tree is built: the token scan finds the same links and
+	// metadata for about half the CPU, and the engine reads no anchor text.
+	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords
+	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: withText, TokenScan: !withText,
+		MaxLinks: c.cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)

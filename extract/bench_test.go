@@ -129,6 +129,7 @@ func BenchmarkHTML(b *testing.B) {
 		opts extract.HTMLOptions
 	}{
 		{"links", extract.HTMLOptions{Agent: "ExampleBot"}},
+		{"links-tokenscan", extract.HTMLOptions{Agent: "ExampleBot", TokenScan: true}},
 		{"links+text", extract.HTMLOptions{Agent: "ExampleBot", WithText: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -27,6 +27,7 @@
 // markup is parsed as browsers parse it, and hrefs that cannot be used are counted in
 // Page.Skipped by reason. Documents nested deeper than 512 elements, which
 // golang.org/x/net/html refuses to build, are read by a token scan instead
-// (Page.Fallback). Functions and methods are safe for simultaneous use by multiple
+// (Page.Fallback); a caller that needs no text can ask for that scan on every page
+// (HTMLOptions.TokenScan), for about half the CPU. Functions and methods are safe for simultaneous use by multiple
 // goroutines; returned values share no memory with their inputs.
 package extract

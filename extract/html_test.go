@@ -258,7 +258,7 @@ func TestHTMLHostileSingleLine(t *testing.T) {
 
 // FuzzHTML checks that HTML never fails or panics on any body and header, and that
 // what it returns keeps its promises: valid UTF-8, absolute http(s) links that are
-// already in normalised form, limits kept.
+// already in normalised form, limits kept; with the tree and with TokenScan.
 func FuzzHTML(f *testing.F) {
 	inputs, _ := filepath.Glob(filepath.Join("testdata", "html", "*.html"))
 	for _, in := range inputs {
@@ -274,31 +274,40 @@ func FuzzHTML(f *testing.F) {
 	f.Add([]byte(`<svg><a href="/s"><title>t</title></a></svg><math><mi><a href=/m>`), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		h := http.Header{"Content-Type": {contentType}, "X-Robots-Tag": {contentType}}
-		opts := HTMLOptions{Agent: "ExampleBot", WithText: true, MaxTextBytes: 300, MaxLinks: 20}
-		p, err := HTML(htmlTestURL, h, body, opts)
-		if err != nil {
-			t.Fatalf("HTML: %v", err)
-		}
-		for _, s := range []string{p.Title, p.Lang, p.Canonical, p.Description, p.Text, p.Base} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		if len(p.Text) > opts.MaxTextBytes || len(p.Links) > opts.MaxLinks {
-			t.Fatalf("limits: %d bytes of text, %d links", len(p.Text), len(p.Links))
-		}
-		seen := make(map[string]bool, len(p.Links))
-		for _, l := range p.Links {
-			if seen[l.URL] {
-				t.Fatalf("link %q twice in Links", l.URL)
-			}
-			seen[l.URL] = true
-			if again, err := (*URLRules)(nil).Canonical(l.URL); err != nil || again != l.URL {
-				t.Fatalf("link %q is not normalised: %q, %v", l.URL, again, err)
-			}
-			if !utf8.ValidString(l.Text) || len(l.Text) > htmlMaxAnchorText {
-				t.Fatalf("anchor text %q", l.Text)
-			}
+		for _, opts := range []HTMLOptions{
+			{Agent: "ExampleBot", WithText: true, MaxTextBytes: 300, MaxLinks: 20},
+			{Agent: "ExampleBot", TokenScan: true, MaxLinks: 20},
+		} {
+			fuzzHTMLCheck(t, h, body, opts)
 		}
 	})
+}
+
+// fuzzHTMLCheck runs HTML on body and checks what FuzzHTML promises.
+func fuzzHTMLCheck(t *testing.T, h http.Header, body []byte, opts HTMLOptions) {
+	p, err := HTML(htmlTestURL, h, body, opts)
+	if err != nil {
+		t.Fatalf("HTML: %v", err)
+	}
+	for _, s := range []string{p.Title, p.Lang, p.Canonical, p.Description, p.Text, p.Base} {
+		if !utf8.ValidString(s) {
+			t.Fatalf("invalid UTF-8 %q", s)
+		}
+	}
+	if len(p.Text) > opts.MaxTextBytes || len(p.Links) > opts.MaxLinks {
+		t.Fatalf("limits: %d bytes of text, %d links", len(p.Text), len(p.Links))
+	}
+	seen := make(map[string]bool, len(p.Links))
+	for _, l := range p.Links {
+		if seen[l.URL] {
+			t.Fatalf("link %q twice in Links", l.URL)
+		}
+		seen[l.URL] = true
+		if again, err := (*URLRules)(nil).Canonical(l.URL); err != nil || again != l.URL {
+			t.Fatalf("link %q is not normalised: %q, %v", l.URL, again, err)
+		}
+		if !utf8.ValidString(l.Text) || len(l.Text) > htmlMaxAnchorText {
+			t.Fatalf("anchor text %q", l.Text)
+		}
+	}
 }

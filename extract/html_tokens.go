@@ -23,12 +23,28 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		text     = textWriter{max: opts.MaxTextBytes, lines: true}
 		anchor   *textWriter // text of the <a> being read
 		anchorAt = -1        // index in links of that <a>
+		alt      string      // alt of the first <img> with one in that <a>
+		title    string      // title attribute of that <a>
+		hidden   = 0         // depth inside <script>, <style> or <template>, whose text is no anchor text
 		skip     = 0         // depth inside elements whose text is not main text
 		foreign  = 0         // depth inside <svg> or <math>
+		// points are the HTML integration points open (an SVG <foreignObject>, <desc>
+		// or <title>, a MathML <mi>, <mo>, <mn>, <ms> or <mtext>), each with the depth
+		// of foreign content it interrupts: their content is HTML again, whose links
+		// count, as the parser reads it, but whose text is not main text.
+		points   []htmlPoint
 		inTitle  = false
 		seenHTML = false
 		attrs    []html.Attribute // of the start tag being read, when htmlScanAttrs lists it
 	)
+	// endAnchor gives the <a> being read its text, as htmlAnchorText does for the tree:
+	// its text, else the alt of an image in it, else its title.
+	endAnchor := func() {
+		if anchor != nil {
+			links[anchorAt].text = htmlAnchorFallback(anchor.String(), alt, title)
+		}
+		anchor, anchorAt, alt, title = nil, -1, "", ""
+	}
 	z := html.NewTokenizer(bytes.NewReader(body))
 	for {
 		tt := z.Next()
@@ -37,7 +53,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		}
 		switch tt {
 		case html.TextToken:
-			if !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0) {
+			if !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0 || len(points) > 0) {
 				continue // text nobody reads is not copied
 			}
 			data := string(z.Text())
@@ -47,10 +63,10 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 				}
 				continue
 			}
-			if anchor != nil {
+			if anchor != nil && hidden == 0 {
 				anchor.write(data)
 			}
-			if opts.WithText && skip == 0 && foreign == 0 {
+			if opts.WithText && skip == 0 && foreign == 0 && len(points) == 0 {
 				text.write(data)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -63,12 +79,25 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 				continue
 			}
 			if foreign > 0 {
+				// As the parser does: no raw text in foreign content (an SVG <title>).
+				z.NextIsNotRawText()
+				if tt == html.StartTagToken && htmlPoints[a] {
+					points = append(points, htmlPoint{a, foreign})
+					foreign = 0
+				}
 				continue
+			}
+			if a == atom.Noscript {
+				// Scripting is off, as for the tree: its content is markup.
+				z.NextIsNotRawText()
+			}
+			if tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Template) {
+				hidden++
 			}
 			// Attributes are copied only for the elements read below, so that markup
 			// of many small elements costs no allocation per element.
 			attrs = attrs[:0]
-			if hasAttr && htmlScanAttrs[a] {
+			if hasAttr && (htmlScanAttrs[a] || a == atom.Img && anchor != nil && alt == "") {
 				for more := true; more; {
 					var k, v []byte
 					k, v, more = z.TagAttr()
@@ -110,7 +139,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 				}
 				href, ok := attr(key)
 				if a == atom.A {
-					anchor, anchorAt = nil, -1 // an <a> closes the previous one
+					endAnchor() // an <a> closes the previous one
 				}
 				if !ok {
 					break
@@ -122,11 +151,16 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 					alt, _ := attr("alt")
 					l.text = htmlCut(htmlCollapse(alt), htmlMaxAnchorText)
 				case atom.A:
-					if tt == html.StartTagToken {
-						anchor, anchorAt = &textWriter{max: htmlMaxAnchorText}, len(links)
-					}
+					// A self-closing <a/> opens an element all the same, as the
+					// parser reads it.
+					anchor, anchorAt = &textWriter{max: htmlMaxAnchorText}, len(links)
+					title, _ = attr("title")
 				}
 				links = append(links, l)
+			case atom.Img:
+				if anchor != nil && alt == "" {
+					alt, _ = attr("alt")
+				}
 			}
 			if tt == html.StartTagToken && (textSkip[a] || a == atom.Header) && !htmlVoid[a] {
 				skip++
@@ -137,6 +171,11 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
+			if n := len(points); n > 0 && foreign == 0 && points[n-1].tag == a {
+				foreign = points[n-1].foreign
+				points = points[:n-1]
+				continue
+			}
 			switch {
 			case a == atom.Svg || a == atom.Math:
 				if foreign > 0 {
@@ -146,10 +185,10 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 			case a == atom.Title:
 				inTitle = false
 			case a == atom.A:
-				if anchor != nil {
-					links[anchorAt].text = anchor.String()
-				}
-				anchor, anchorAt = nil, -1
+				endAnchor()
+			}
+			if foreign == 0 && (a == atom.Script || a == atom.Style || a == atom.Template) && hidden > 0 {
+				hidden--
 			}
 			if foreign == 0 && (textSkip[a] || a == atom.Header) && !htmlVoid[a] && skip > 0 {
 				skip--
@@ -159,9 +198,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 			}
 		}
 	}
-	if anchor != nil {
-		links[anchorAt].text = anchor.String()
-	}
+	endAnchor()
 	base := page
 	if haveBase {
 		if b, ok := htmlBase(page, baseHref); ok {
@@ -174,6 +211,20 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 	if opts.WithText {
 		p.Text = text.String()
 	}
+}
+
+// htmlPoint is an HTML integration point open in foreign content: its element and the
+// depth of foreign content around it.
+type htmlPoint struct {
+	tag     atom.Atom
+	foreign int
+}
+
+// htmlPoints lists the elements of SVG and MathML whose content is HTML (HTML, "tree
+// construction", HTML and MathML text integration points).
+var htmlPoints = map[atom.Atom]bool{
+	atom.Foreignobject: true, atom.Desc: true, atom.Title: true,
+	atom.Mi: true, atom.Mo: true, atom.Mn: true, atom.Ms: true, atom.Mtext: true,
 }
 
 // htmlScanAttrs lists the elements whose attributes htmlTokenScan reads.
