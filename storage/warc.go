@@ -874,21 +874,35 @@ func (w *WARCWriter) persist(min int) error {
 		w.dmu.Unlock()
 		return nil
 	}
-	digests := make(map[string]pendingDigest)
+	// Count before copying: while the newest entries wait for their fsync, every
+	// write comes here with a batch that is not due, and copying it each time cost
+	// two maps per page.
+	nd, nc := 0, 0
+	for _, p := range w.pending {
+		if p.seq <= synced {
+			nd++
+		}
+	}
+	for _, p := range w.captures {
+		if p.seq <= synced {
+			nc++
+		}
+	}
+	if max(nd, nc) < min {
+		w.dmu.Unlock()
+		return nil
+	}
+	digests := make(map[string]pendingDigest, nd)
 	for d, p := range w.pending {
 		if p.seq <= synced {
 			digests[d] = p
 		}
 	}
-	captures := make(map[string]pendingCapture)
+	captures := make(map[string]pendingCapture, nc)
 	for u, p := range w.captures {
 		if p.seq <= synced {
 			captures[u] = p
 		}
-	}
-	if max(len(digests), len(captures)) < min {
-		w.dmu.Unlock()
-		return nil
 	}
 	w.persisting = true
 	files := w.durable
