@@ -51,8 +51,9 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write(b.Bytes())
 		outMu.Unlock()
 	}
-	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, at
-	// most 60 or 120 links per fold, even runs queue them at once.
+	// Odd runs stage links (LinkBatch 50 to 150) and fold them a few at a time, up to
+	// the larger of LinkBatch and 60 or 120 links per fold, sorted 60 or 120 at a
+	// time (in temporary files beyond that); even runs queue them at once.
 	// Every run folds the Done log every 10 to 30 queue changes.
 	opts := Options{MaxInFlightPerHost: 1 + run%2, LogBatch: 10 + 10*(run%3)}
 	if run%2 == 1 {

@@ -1,10 +1,14 @@
 package frontier
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -44,12 +48,19 @@ const foldLinkSize = 32
 
 // indexLog indexes the records of the log in staged from the first, as long as more,
 // given a record's key and the links indexed before it, says so, and returns them
-// and their links sorted for a fold (sortFold).
-func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool) ([]foldRec, []foldLink, error) {
-	var recs []foldRec
+// and their links in the order of a fold (sortFold). It sorts at most sortAt links in
+// memory at once (all of them if sortAt is 0 or less): beyond that, each sorted chunk
+// goes to a temporary file in dir, and the index merges them as the fold reads it.
+func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt int, dir string) (recs []foldRec, idx *foldIndex, err error) {
+	idx = &foldIndex{}
+	defer func() {
+		if err != nil {
+			idx.close()
+		}
+	}()
 	var links []foldLink
-	err := eachRecord(staged, func(key uint64, rec []byte) error {
-		if !more(binary.BigEndian.AppendUint64(nil, key), len(links)) {
+	err = eachRecord(staged, func(key uint64, rec []byte) error {
+		if !more(binary.BigEndian.AppendUint64(nil, key), idx.n+len(links)) {
 			return errEnough
 		}
 		if len(recs) == math.MaxUint32 {
@@ -61,13 +72,187 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool) ([]fol
 			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
 		}
 		recs = append(recs, foldRec{key: key, partLen: partLen(staged, key), withSeq: withSeq})
+		if sortAt > 0 && len(links) >= sortAt {
+			sortFold(links)
+			if err := idx.spill(links, dir); err != nil {
+				return err
+			}
+			links = links[:0]
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	sortFold(links)
-	return recs, slices.Clip(links), nil
+	if len(links) > 0 || len(idx.srcs) == 0 {
+		idx.add(&foldSource{mem: slices.Clip(links)}, len(links))
+	}
+	return recs, idx, nil
+}
+
+// foldIndex is a fold's index, read in the fold's order with take: sorted chunks, one
+// in memory and the others in temporary files of foldLinkSize bytes per link, merged.
+// A crash loses nothing of it: the files are unlinked as soon as they are made (where
+// the system allows; elsewhere when the index is closed), and a fold cut by a crash
+// indexes its records again.
+type foldIndex struct {
+	n     int // links in all
+	taken int // links read by take
+	srcs  []*foldSource
+	out   []foldLink // what take returns when it merges
+}
+
+// foldSource is a sorted chunk of a fold's index: in memory (mem, from pos) or in a
+// file (left links still to read after head).
+type foldSource struct {
+	mem  []foldLink
+	pos  int
+	file *os.File
+	name string // the file's name, if it could not be unlinked at once
+	r    *bufio.Reader
+	left int
+	head foldLink
+	has  bool // head holds the chunk's next link
+}
+
+func (x *foldIndex) len() int { return x.n }
+
+func (x *foldIndex) add(s *foldSource, n int) {
+	x.srcs = append(x.srcs, s)
+	x.n += n
+}
+
+// spill writes sorted links to a new temporary file in dir and adds it to x.
+func (x *foldIndex) spill(links []foldLink, dir string) error {
+	file, err := os.CreateTemp(dir, ".frontier-fold-*")
+	if err != nil {
+		return fmt.Errorf("frontier: fold index: %w", err)
+	}
+	s := &foldSource{file: file, left: len(links)}
+	if os.Remove(file.Name()) != nil {
+		s.name = file.Name()
+	}
+	x.add(s, 0) // closed with x if what follows fails
+	w := bufio.NewWriterSize(file, 1<<16)
+	var rec [foldLinkSize]byte
+	for i := range links {
+		links[i].put(rec[:])
+		if _, err := w.Write(rec[:]); err != nil {
+			return fmt.Errorf("frontier: fold index: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("frontier: fold index: %w", err)
+	}
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("frontier: fold index: %w", err)
+	}
+	s.r = bufio.NewReaderSize(file, 1<<16)
+	x.n += len(links)
+	return nil
+}
+
+// take returns the next n links of the index in the fold's order, fewer at its end.
+// The slice is valid until the next call.
+func (x *foldIndex) take(n int) ([]foldLink, error) {
+	n = min(n, x.n-x.taken)
+	if len(x.srcs) == 1 && x.srcs[0].file == nil {
+		s := x.srcs[0]
+		out := s.mem[s.pos : s.pos+n]
+		s.pos += n
+		x.taken += n
+		return out, nil
+	}
+	x.out = x.out[:0]
+	for range n {
+		var next *foldSource
+		for _, s := range x.srcs {
+			if ok, err := s.peek(); err != nil {
+				return nil, err
+			} else if ok && (next == nil || cmpFold(s.head, next.head) < 0) {
+				next = s
+			}
+		}
+		if next == nil {
+			return nil, fmt.Errorf("%w: fold index: %d links short", ErrCorrupt, x.n-x.taken)
+		}
+		x.out = append(x.out, next.head)
+		next.has = false
+		x.taken++
+	}
+	return x.out, nil
+}
+
+// skip passes over the next n links.
+func (x *foldIndex) skip(n int) error {
+	for n > 0 {
+		ls, err := x.take(min(n, 1<<16))
+		if err != nil {
+			return err
+		}
+		n -= len(ls)
+		if len(ls) == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// peek makes s.head the chunk's next link, and reports whether there is one.
+func (s *foldSource) peek() (bool, error) {
+	if s.has {
+		return true, nil
+	}
+	if s.file == nil {
+		if s.pos == len(s.mem) {
+			return false, nil
+		}
+		s.head, s.has = s.mem[s.pos], true
+		s.pos++
+		return true, nil
+	}
+	if s.left == 0 {
+		return false, nil
+	}
+	var rec [foldLinkSize]byte
+	if _, err := io.ReadFull(s.r, rec[:]); err != nil {
+		return false, fmt.Errorf("frontier: fold index: %w", err)
+	}
+	s.head.get(rec[:])
+	s.has, s.left = true, s.left-1
+	return true, nil
+}
+
+// close closes and removes the index's files.
+func (x *foldIndex) close() {
+	if x == nil {
+		return
+	}
+	for _, s := range x.srcs {
+		if s.file != nil {
+			s.file.Close()
+			if s.name != "" {
+				os.Remove(s.name)
+			}
+		}
+	}
+	x.srcs = nil
+}
+
+// put and get encode a link of the index in foldLinkSize bytes.
+func (l *foldLink) put(b []byte) {
+	copy(b, l.fp[:])
+	binary.BigEndian.PutUint32(b[20:], l.rec)
+	binary.BigEndian.PutUint32(b[24:], l.off)
+	binary.BigEndian.PutUint32(b[28:], l.n)
+}
+
+func (l *foldLink) get(b []byte) {
+	copy(l.fp[:], b)
+	l.rec = binary.BigEndian.Uint32(b[20:])
+	l.off = binary.BigEndian.Uint32(b[24:])
+	l.n = binary.BigEndian.Uint32(b[28:])
 }
 
 // indexRecord appends to idx the links of rec, the record numbered r of the fold,
@@ -135,23 +320,25 @@ func (r *reader) skip() {
 }
 
 // sortFold sorts a fold's links by seen key, then in the order they were staged.
-func sortFold(idx []foldLink) {
-	slices.SortFunc(idx, func(x, y foldLink) int {
-		a, b := binary.BigEndian.Uint64(x.fp[:8]), binary.BigEndian.Uint64(y.fp[:8])
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		if c := bytes.Compare(x.fp[8:], y.fp[8:]); c != 0 {
-			return c
-		}
-		if x.rec != y.rec {
-			return int(x.rec) - int(y.rec)
-		}
-		return int(x.off) - int(y.off)
-	})
+func sortFold(idx []foldLink) { slices.SortFunc(idx, cmpFold) }
+
+// cmpFold orders the links of a fold: by seen key, then in the order they were
+// staged (record, then offset).
+func cmpFold(x, y foldLink) int {
+	a, b := binary.BigEndian.Uint64(x.fp[:8]), binary.BigEndian.Uint64(y.fp[:8])
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	if c := bytes.Compare(x.fp[8:], y.fp[8:]); c != 0 {
+		return c
+	}
+	if x.rec != y.rec {
+		return cmp.Compare(x.rec, y.rec)
+	}
+	return cmp.Compare(x.off, y.off)
 }
 
 // partLen returns the length of the parts of record key, 0 if it is stored whole.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -29,13 +30,17 @@ func testLinks(n int, seq uint64) []prepared {
 // links back in the fold's order.
 func readLog(tx *bolt.Tx) ([]prepared, error) {
 	b := tx.Bucket(bucketStaged)
-	recs, idx, err := indexLog(b, func([]byte, int) bool { return true })
+	recs, idx, err := indexLog(b, func([]byte, int) bool { return true }, 0, "")
 	if err != nil {
 		return nil, err
 	}
 	var ps []prepared
-	for from := 0; from < len(idx); from += 100 { // in groups, as a fold reads them
-		if ps, err = readLinks(ps, b, recs, idx[from:min(from+100, len(idx))]); err != nil {
+	for range (idx.len() + 99) / 100 { // in groups, as a fold reads them
+		links, err := idx.take(100)
+		if err != nil {
+			return nil, err
+		}
+		if ps, err = readLinks(ps, b, recs, links); err != nil {
 			return nil, err
 		}
 	}
@@ -115,14 +120,18 @@ func TestFoldIndexCorrupt(t *testing.T) {
 			putRecords(t, db, false, logRecord{2, stagedRecord(testLinks(100, 100)...)})
 			err := db.Update(func(tx *bolt.Tx) error {
 				b := tx.Bucket(bucketStaged)
-				recs, idx, err := indexLog(b, func([]byte, int) bool { return true })
+				recs, idx, err := indexLog(b, func([]byte, int) bool { return true }, 0, "")
 				if err != nil {
 					return err
 				}
 				if err := tt.damage(b); err != nil {
 					return err
 				}
-				_, err = readLinks(nil, b, recs, idx)
+				links, err := idx.take(idx.len())
+				if err != nil {
+					return err
+				}
+				_, err = readLinks(nil, b, recs, links)
 				return err
 			})
 			if !errors.Is(err, ErrCorrupt) {
@@ -132,19 +141,20 @@ func TestFoldIndexCorrupt(t *testing.T) {
 	}
 }
 
-// TestFoldLinks: Options.FoldLinks, not LinkBatch, bounds how many links a fold
-// takes in, in whole records, and a Flush goes on fold after fold until the log is
-// empty.
+// TestFoldLinks: a fold takes in up to the larger of LinkBatch and Options.FoldLinks
+// links, in whole records, and a Flush goes on fold after fold until the log is
+// empty. Here FoldLinks is the larger.
 func TestFoldLinks(t *testing.T) {
 	ctx := context.Background()
 	f, _ := openTest(t, Options{LinkBatch: 1000, FoldLinks: 4})
 	stageNine(t, f) // three records of three links
+	f.linkBatch = 2 // the committer reads it after the op below is sent
 	if err := f.foldOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// The fold took the records up to the one that reached 4 links: two.
 	if f.fold != nil {
-		t.Fatalf("fold of %d links still under way after one commit", len(f.fold.links))
+		t.Fatalf("fold of %d links still under way after one commit", f.fold.idx.len())
 	}
 	if s := f.Stats(); s.Staged != 3 {
 		t.Fatalf("after one fold: Staged %d, want 3 (FoldLinks 4: two records of three)", s.Staged)
@@ -157,6 +167,36 @@ func TestFoldLinks(t *testing.T) {
 	}
 	if !slices.Equal(leaseN(t, f, 1), []string{"http://d.test/a"}) {
 		t.Fatal("first lease is not http://d.test/a: a new host first, its links in the order staged")
+	}
+}
+
+// TestFoldSpan: with LinkBatch above FoldLinks, one fold takes in LinkBatch links
+// although it sorts only FoldLinks of them in memory at once: the others go to
+// temporary files, which it merges, and nothing is left of them in the database's
+// directory. The URLs come out as from a fold sorted in memory.
+func TestFoldSpan(t *testing.T) {
+	ctx := context.Background()
+	var orders [2][]string
+	for i, fl := range []int{0, 4} {
+		f, path := openTest(t, Options{LinkBatch: 1000, FoldLinks: fl})
+		stageNine(t, f) // three records of three links
+		if err := f.foldOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s := f.Stats(); f.fold != nil || s.Staged != 0 || s.Queued != 9 {
+			t.Fatalf("FoldLinks %d: after one fold %+v, want all nine queued", fl, s)
+		}
+		orders[i] = leaseN(t, f, 4) // one per host
+		files, err := filepath.Glob(filepath.Join(filepath.Dir(path), "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 1 {
+			t.Errorf("FoldLinks %d: files beside the database after the fold: %q", fl, files)
+		}
+	}
+	if !slices.Equal(orders[0], orders[1]) {
+		t.Errorf("leases after a fold sorted in chunks:\n\t%q\nafter one sorted in memory:\n\t%q", orders[1], orders[0])
 	}
 }
 
@@ -282,5 +322,59 @@ func TestFoldHostOps(t *testing.T) {
 	}
 	if err := f.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFoldIndexChunks: an index sorted in chunks of sortAt links, written to
+// temporary files and merged, reads back exactly as the index sorted in memory:
+// every link, in the same order (seen key, then record, then offset, so equal URLs
+// staged in different records keep their order), whatever the chunk size; and the
+// files are gone from the directory while the index is in use.
+func TestFoldIndexChunks(t *testing.T) {
+	db := logDB(t)
+	var recs []logRecord
+	for r := range 30 {
+		// testLinks repeats URLs within a record and across records.
+		recs = append(recs, logRecord{uint64(r + 1), stagedRecord(testLinks(5+r%11, uint64(100*r+1))...)})
+	}
+	putRecords(t, db, true, recs...)
+	all := func(sortAt int, dir string) []foldLink {
+		var out []foldLink
+		err := db.View(func(tx *bolt.Tx) error {
+			_, idx, err := indexLog(tx.Bucket(bucketStaged), func([]byte, int) bool { return true }, sortAt, dir)
+			if err != nil {
+				return err
+			}
+			defer idx.close()
+			if dir != "" {
+				if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
+					t.Errorf("sortAt %d: files left in the directory: %q", sortAt, files)
+				}
+			}
+			for len(out) < idx.len() {
+				ls, err := idx.take(13)
+				if err != nil {
+					return err
+				}
+				out = append(out, ls...)
+			}
+			if ls, err := idx.take(13); err != nil || len(ls) != 0 {
+				t.Errorf("sortAt %d: take after the end: %d links, %v", sortAt, len(ls), err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := all(0, "")
+	if len(want) == 0 || !slices.IsSortedFunc(want, cmpFold) {
+		t.Fatalf("index sorted in memory: %d links, sorted %v", len(want), slices.IsSortedFunc(want, cmpFold))
+	}
+	for _, sortAt := range []int{1, 7, 50, 1000} {
+		if got := all(sortAt, t.TempDir()); !slices.Equal(got, want) {
+			t.Errorf("sortAt %d: %d links, differ from the %d sorted in memory", sortAt, len(got), len(want))
+		}
 	}
 }

@@ -76,13 +76,17 @@ type Options struct {
 	// and wrote 0.72 of the bytes. A fold holds 32 bytes per link it takes in (see
 	// FoldLinks); the staged links themselves stay on disk.
 	LinkBatch int
-	// FoldLinks is the most staged links one fold takes in (whole log records: the
-	// record that reaches it is the fold's last). A fold holds 32 bytes per link
-	// (its seen key and where it lies in the log) until its links are queued, and
-	// writes fewer bytes per link the more links it takes, since it rewrites about
-	// one queue page per host it touches however many links that host gets. With
-	// LinkBatch 0 or less, it is also how many entries given to Stage start a fold.
-	// 0 or less means 1,048,576 (32 MiB).
+	// FoldLinks is the most staged links a fold sorts in memory at once, 32 bytes
+	// each (its seen key and where it lies in the log), held until its links are
+	// queued. A fold takes in up to LinkBatch links or FoldLinks, whichever is more
+	// (whole log records: the record that reaches it is the fold's last); beyond
+	// FoldLinks, it sorts them FoldLinks at a time into temporary files in the
+	// database's directory (32 bytes per link, unlinked at once where the system
+	// allows) and merges those as it queues the links. A fold writes fewer bytes per
+	// link the more links it takes, since it rewrites about one queue page per host
+	// it touches however many links that host gets. With LinkBatch 0 or less, it is
+	// also how many entries given to Stage start a fold. 0 or less means 1,048,576
+	// (32 MiB).
 	FoldLinks int
 	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
 	// skipped, retried or given back for later) are kept in the Done log before a
@@ -452,6 +456,9 @@ func (f *Frontier) Close() error {
 		<-f.stopped
 	}
 	f.mapped.close()
+	if f.fold != nil {
+		f.fold.idx.close() // its files; the fold goes on at the next Open
+	}
 	if err := f.db.Close(); err != nil {
 		return &opError{op: "close", err: err}
 	}

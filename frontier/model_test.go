@@ -371,8 +371,10 @@ func TestModel(t *testing.T) {
 		{MaxDone: 20, LinkBatch: 4},
 		{LogBatch: 3},
 		{LogBatch: 5, LinkBatch: 4, MaxInFlightPerHost: 2},
+		// Folds sorted 3 links at a time, in temporary files, and merged.
+		{LinkBatch: 1000, FoldLinks: 3, MaxInFlightPerHost: 2},
 	}
-	for seed := range uint64(27) {
+	for seed := range uint64(30) {
 		opts := optionSets[seed%uint64(len(optionSets))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { runModel(t, seed, opts, 400) })
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,7 +62,7 @@ type foldState struct {
 	last    []byte
 	lastKey uint64
 	recs    []foldRec
-	links   []foldLink
+	idx     *foldIndex
 	pos     int
 	ops     []foldOp
 	opPos   int
@@ -176,9 +177,14 @@ var (
 	foldCheck       = 512
 )
 
-// foldLinks is the most links one fold takes in, in whole records: it bounds the
-// memory a fold holds between commits, foldLinkSize bytes per link.
+// foldLinks is the most links a fold sorts in memory at once: it bounds the memory a
+// fold holds between commits, foldLinkSize bytes per link.
 func (f *Frontier) foldLinks() int { return cmp.Or(max(f.opts.FoldLinks, 0), defaultFoldLinks) }
+
+// foldSpan is the most links one fold takes in, in whole records: LinkBatch, or
+// foldLinks if that is more. Beyond foldLinks, the fold's index is sorted in chunks
+// written to temporary files (see foldIndex).
+func (f *Frontier) foldSpan() int { return max(f.linkBatch, f.foldLinks()) }
 
 func nodeCount(tx *bolt.Tx) int64 {
 	s := tx.Stats()
@@ -203,12 +209,16 @@ func (b *batch) foldStep() error {
 		var err error
 		var ps []prepared
 		b.logHosts = true
-		fs.pos, _, err = b.addRun(len(fs.links), fs.pos, foldNodes, func(from, to int) ([]prepared, error) {
+		fs.pos, _, err = b.addRun(fs.idx.len(), fs.pos, foldNodes, func(from, to int) ([]prepared, error) {
 			b.count(cStaged, -int64(to-from))
 			if b.counter(cStaged) < 0 {
 				return nil, fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
 			}
-			if ps, err = readLinks(ps[:0], b.staged, fs.recs, fs.links[from:to]); err != nil {
+			links, err := fs.idx.take(to - from)
+			if err != nil {
+				return nil, err
+			}
+			if ps, err = readLinks(ps[:0], b.staged, fs.recs, links); err != nil {
 				return nil, err
 			}
 			return ps, b.applyHostOps(ps, fs.lastKey)
@@ -221,12 +231,13 @@ func (b *batch) foldStep() error {
 		if err := b.meta.Put(keyFold, v); err != nil {
 			return err
 		}
-		if fs.pos < len(fs.links) {
+		if fs.pos < fs.idx.len() {
 			return nil
 		}
 		// The rest of the fold is redone whole after a crash: applying a change
 		// again changes nothing.
-		fs.links, fs.recs, fs.phase = nil, nil, phaseOps
+		fs.idx.close()
+		fs.idx, fs.recs, fs.phase = nil, nil, phaseOps
 		fs.ops = b.foldOps(fs.lastKey)
 		if fs.opKey != nil {
 			// Those up to opKey were applied before a crash.
@@ -457,20 +468,26 @@ func (b *batch) startFold() error {
 		opKey = bytes.Clone(resume[8+n:])
 	}
 	f.foldPending, f.hot = false, false
-	recs, links, err := indexLog(b.staged, func(key []byte, links int) bool {
+	recs, idx, err := indexLog(b.staged, func(key []byte, links int) bool {
 		if resume != nil {
 			return bytes.Compare(key, last) <= 0
 		}
-		return links < f.foldLinks()
-	})
+		return links < f.foldSpan()
+	}, f.foldLinks(), filepath.Dir(f.db.Path()))
 	if err != nil {
 		return err
 	}
+	keep := false
+	defer func() {
+		if !keep {
+			idx.close()
+		}
+	}()
 	var lastKey []byte
 	if len(recs) > 0 {
 		lastKey = binary.BigEndian.AppendUint64(nil, recs[len(recs)-1].key)
 	}
-	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(len(links))) {
+	if resume != nil && (!bytes.Equal(lastKey, last) || pos > uint64(idx.len())) {
 		return fmt.Errorf("%w: fold record %x does not match the staged records", ErrCorrupt, resume)
 	}
 	if lastKey == nil {
@@ -480,7 +497,12 @@ func (b *batch) startFold() error {
 		}
 		return nil
 	}
-	f.fold = &foldState{last: lastKey, lastKey: binary.BigEndian.Uint64(lastKey), recs: recs, links: slices.Clip(links), pos: int(pos), opKey: opKey}
+	// The links queued before a crash come first in the same order: pass over them.
+	if err := idx.skip(int(pos)); err != nil {
+		return err
+	}
+	f.fold = &foldState{last: lastKey, lastKey: binary.BigEndian.Uint64(lastKey), recs: recs, idx: idx, pos: int(pos), opKey: opKey}
+	keep = true
 	return nil
 }
 

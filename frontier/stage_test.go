@@ -182,11 +182,20 @@ func stageNine(t *testing.T, f *Frontier) {
 // TestFoldResume closes the file in the middle of a fold, as a crash would leave it,
 // and checks that the next Open goes on where the fold stopped: every link queued
 // once, none counted twice.
+// With FoldLinks 7, the fold's index is sorted in chunks of a record (20 links), in
+// temporary files, and merged: the fold opened again skips the links queued before
+// in the same order.
 func TestFoldResume(t *testing.T) {
+	for _, fl := range []int{0, 7} {
+		t.Run(fmt.Sprintf("FoldLinks %d", fl), func(t *testing.T) { testFoldResume(t, fl) })
+	}
+}
+
+func testFoldResume(t *testing.T, foldLinks int) {
 	defer func(n int64, c int) { foldNodes, foldCheck = n, c }(foldNodes, foldCheck)
 	foldNodes, foldCheck = 1, 2
 	ctx := context.Background()
-	f, path := openTest(t, Options{LinkBatch: 1000})
+	f, path := openTest(t, Options{LinkBatch: 1000, FoldLinks: foldLinks})
 	mustAdd(t, f, 3, Entry{URL: "http://a.test/"}, Entry{URL: "http://b.test/"}, Entry{URL: "http://c.test/"})
 	for i, l := range []*Lease{lease(t, f), lease(t, f), lease(t, f)} {
 		var links []Entry
@@ -230,7 +239,7 @@ func TestFoldResume(t *testing.T) {
 		t.Errorf("Check of a file with a fold under way: %v", err)
 	}
 	ro.Close()
-	f, err = Open(path, Options{LinkBatch: 1000, NoSync: true})
+	f, err = Open(path, Options{LinkBatch: 1000, FoldLinks: foldLinks, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
