@@ -39,9 +39,9 @@
 // In memory the Frontier keeps a small fixed record per host and a min-heap of hosts
 // keyed by the time each may be leased next; it keeps nothing per URL but the queue
 // changes logged and not yet folded in (at most about Options.LogBatch of them) and
-// the index of a fold in progress, 32 bytes per link (see The batched path). bbolt
-// maps the file with 1 GiB of
-// address space from the start and grows it 4 MiB at a time: a remap, at every
+// the index of a fold in progress, 32 bytes per link for at most Options.FoldLinks
+// links (see The batched path). bbolt maps the file with 1 GiB of address space
+// from the start and grows it 4 MiB at a time: a remap, at every
 // doubling otherwise, copies every node the transaction has changed and made intake
 // three times slower. A page read through the mapping counts in the process's
 // resident set (RssFile) for as long as it stays mapped, and the kernel unmaps it
@@ -140,15 +140,23 @@
 //     process) takes that path at once and returns when the last chunk is committed.
 //   - With Options.LinkBatch set, Done writes a page's links into its log record
 //     rather than queue them, and once LinkBatch links are staged a fold takes the
-//     log's records (whole records, up to Options.FoldLinks links, 1,048,576 by
-//     default) and merges their links, a chunk per commit, before their other
-//     changes (see The Done log for how a fold cut by a crash goes on where it
+//     log's records (whole records, up to LinkBatch or Options.FoldLinks links,
+//     whichever is more) and merges their links, a chunk per commit, before their
+//     other changes (see The Done log for how a fold cut by a crash goes on where it
 //     stopped). A fold does not hold its links: it reads each link's seen key and
 //     where it lies in the log into an index of 32 bytes per link, sorts that by
 //     seen key and then by the order the links were staged in, and each commit
 //     reads from the log and decodes only the links of its chunk. The larger the
 //     fold, the fewer bytes per link it writes: it rewrites about one queue page
-//     per host it touches, however many links the host gets. Staged links are durable,
+//     per host it touches, however many links the host gets (at 10M URLs over
+//     100,000 hosts, a host's queue spans several pages and a fold of 100,000
+//     links rewrites about a page per link). So a fold may take in more links
+//     than it sorts in memory: FoldLinks at a time (1,048,576 by default, 32 MiB),
+//     an external merge sort. Each sorted chunk of the index goes to a temporary
+//     file beside the database, unlinked as soon as it is made (a crash leaves
+//     nothing behind: a fold cut by one indexes its records again and passes over
+//     the links it had queued, which come first in the same order), and the fold
+//     merges the chunks as it reads them, one 64 KiB buffer each. Staged links are durable,
 //     but they are not leased, counted as added or duplicates, or held to limits
 //     until folded in; Stats.Staged counts them. Next folds rather than wait for a
 //     host or end the crawl, and Flush folds on demand.
