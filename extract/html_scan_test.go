@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,9 @@ func TestHTMLTokenScanGolden(t *testing.T) {
 	}
 }
 
+// long is a run of text longer than the scan jumps over.
+var long = strings.Repeat("Words &amp; more words\n", 2*htmlSkipText/20)
+
 // TestHTMLTokenScan checks the token scan against the tree on the markup where a
 // scan that reads tags alone goes wrong: elements whose content the tokenizer would
 // read as text, and anchor texts taken from elsewhere than the anchor's text.
@@ -89,6 +93,23 @@ func TestHTMLTokenScan(t *testing.T) {
 		{"self-closing anchor", `<a href="/x"/>text<p>`,
 			[]Link{{URL: "https://example.com/x", Tag: "a", Text: "text"}}},
 		{"script hides markup", `<script>document.write('<a href="/js">js</a>')</script><textarea><a href="/ta"></textarea>`, nil},
+		// Long runs of text, which the scan jumps over when it has no use for them.
+		{"long text", `<p>` + long + `<a href="/x">x</a>` + long + `< b ` + long + `<a href="/y">y</a>` + long,
+			[]Link{{URL: "https://example.com/x", Tag: "a", Text: "x"}, {URL: "https://example.com/y", Tag: "a", Text: "y"}}},
+		{"long anchor text", `<a href="/x">` + long + `<b>bold</b></a>`,
+			[]Link{{URL: "https://example.com/x", Tag: "a", Text: htmlCut(htmlCollapse(strings.ReplaceAll(long, "&amp;", "&")), htmlMaxAnchorText)}}},
+		{"long raw text", `<script>` + long + `<a href="/js">` + long + `</script><style>` + long + `<a href="/css"></style>` +
+			`<textarea>` + long + `<a href="/ta"></textarea><xmp>` + long + `<a href="/xmp"></xmp><a href="/z">z</a>`,
+			[]Link{{URL: "https://example.com/z", Tag: "a", Text: "z"}}},
+		{"long noscript", `<noscript>` + long + `<a href="/n">n</a></noscript>`,
+			[]Link{{URL: "https://example.com/n", Tag: "a", Text: "n"}}},
+		{"long attribute", `<a title="` + long + `>` + long + `" href="/t">t</a>`,
+			[]Link{{URL: "https://example.com/t", Tag: "a", Text: "t"}}},
+		{"long comment", `<!--` + long + `<a href="/c">` + long + `-->` + long + `<a href="/d">d</a>`,
+			[]Link{{URL: "https://example.com/d", Tag: "a", Text: "d"}}},
+		{"long plaintext", `<plaintext>` + long + `<a href="/p">p</a>`, nil},
+		{"long svg text", `<svg><text>` + long + `</text><title>` + long + `<a href="/s">s</a></title></svg>`,
+			[]Link{{URL: "https://example.com/s", Tag: "a", Text: "s"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,4 +126,56 @@ func TestHTMLTokenScan(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHTMLTokenScanSkipsText checks that the scan does not read long runs of text it
+// has no use for into its buffer: a page of 4 MiB of text costs far less than its size.
+func TestHTMLTokenScanSkipsText(t *testing.T) {
+	body := []byte("<html><body><p>" + strings.Repeat("Lorem ipsum dolor sit amet. ", 4<<20/28) + `<a href="/x">x</a>`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p, err := HTML(mustParse("https://example.com/"), nil, body, HTMLOptions{TokenScan: true, MaxHTMLBytes: 8 << 20})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Links) != 1 || p.Links[0].URL != "https://example.com/x" {
+		t.Errorf("links: %+v", p.Links)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("HTML with TokenScan allocated %d bytes for %d bytes of text, want at most 1 MiB", n, len(body))
+	}
+}
+
+// FuzzHTMLScanSkip checks that jumping over runs of text changes nothing the token scan
+// finds: jumping over every run (of one byte or more) gives the Page of reading them all.
+func FuzzHTMLScanSkip(f *testing.F) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "html", "*.html"))
+	for _, in := range inputs {
+		b, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) < 4096 {
+			f.Add(b, false)
+		}
+	}
+	f.Add([]byte(`<p>text<script>a<b</script><a href=/x>x</a>t<svg><title>t<a href=/s>s</a></title>t</svg>`), true)
+	f.Add([]byte(`<noscript>n<a href=/n>n</a></noscript><plaintext>p<a href=/p>`), false)
+	f.Add([]byte(`a < b <!-- c <a href=/c> --> d &amp e<title>t<a href=/t></title><xmp>x<a href=/x></xmp>`), true)
+	base, err := (*URLRules)(nil).canonParse(htmlTestURL.String())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, withText bool) {
+		opts := HTMLOptions{Agent: "ExampleBot", WithText: withText, MaxTextBytes: 300, MaxLinks: 20}
+		all, skipped := &Page{}, &Page{}
+		htmlScan(all, &base, body, opts, len(body)+1)
+		htmlScan(skipped, &base, body, opts, 1)
+		got, _ := json.Marshal(skipped)
+		want, _ := json.Marshal(all)
+		if string(got) != string(want) {
+			t.Errorf("scan jumping over text:\n\tgot  %s\n\twant %s", got, want)
+		}
+	})
 }

@@ -8,12 +8,18 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// htmlTokenScan fills p from a document that html.Parse refused (nesting deeper than
-// 512 elements) with one pass of the tokenizer, which keeps no tree and so has no depth
-// limit. It finds what htmlFromTree finds, with two approximations: main text is the
+// htmlTokenScan fills p from a document with one pass of the tokenizer, which keeps no
+// tree and so has no depth limit: for a document that html.Parse refused (nesting
+// deeper than 512 elements) or one whose caller asked for HTMLOptions.TokenScan. It finds what htmlFromTree finds, with two approximations: main text is the
 // text of the whole body less the subtrees textSkip and <header> name (no <main> or
 // <article> preference), and element nesting is tracked by start and end tags only.
 func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
+	htmlScan(p, page, body, opts, htmlSkipText)
+}
+
+// htmlScan is htmlTokenScan jumping over the runs of text of skipText bytes or more
+// that it has no use for (see htmlSkipText); it fills p the same whatever skipText.
+func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText int) {
 	type rawLink struct{ tag, href, rel, text string }
 	var (
 		links    []rawLink
@@ -46,8 +52,25 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		anchor, anchorAt, alt, title = nil, -1, "", ""
 	}
 	z := html.NewTokenizer(bytes.NewReader(body))
+	pos := 0         // offset in body of the next token
+	rawNext := false // the next token is the content of a raw text element
 	for {
+		// The tokenizer reads text a byte at a time. A long run of text that nobody
+		// reads, in the data state, is jumped over: a new tokenizer starts at the
+		// next '<', where the text would have ended or gone on as text.
+		if !rawNext && !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0 || len(points) > 0) {
+			run := bytes.IndexByte(body[pos:], '<')
+			if run < 0 {
+				run = len(body) - pos
+			}
+			if run >= skipText {
+				pos += run
+				z = html.NewTokenizer(bytes.NewReader(body[pos:]))
+			}
+		}
 		tt := z.Next()
+		pos += len(z.Raw())
+		rawNext = false
 		if tt == html.ErrorToken {
 			break // io.EOF: the body is in memory, so no other error can occur
 		}
@@ -72,6 +95,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
+			rawNext = htmlRawText[a]
 			if a == atom.Svg || a == atom.Math {
 				if tt == html.StartTagToken {
 					foreign++
@@ -81,6 +105,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 			if foreign > 0 {
 				// As the parser does: no raw text in foreign content (an SVG <title>).
 				z.NextIsNotRawText()
+				rawNext = false
 				if tt == html.StartTagToken && htmlPoints[a] {
 					points = append(points, htmlPoint{a, foreign})
 					foreign = 0
@@ -90,6 +115,7 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 			if a == atom.Noscript {
 				// Scripting is off, as for the tree: its content is markup.
 				z.NextIsNotRawText()
+				rawNext = false
 			}
 			if tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Template) {
 				hidden++
@@ -211,6 +237,18 @@ func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
 	if opts.WithText {
 		p.Text = text.String()
 	}
+}
+
+// htmlSkipText is the shortest run of text, in bytes, that htmlTokenScan jumps over
+// when it has no use for it: shorter runs cost less to read than a new tokenizer.
+const htmlSkipText = 1 << 10
+
+// htmlRawText lists the elements whose start tag (self-closing or not) makes the
+// tokenizer read what follows as raw text, up to their end tag.
+var htmlRawText = map[atom.Atom]bool{
+	atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Noscript: true,
+	atom.Plaintext: true, atom.Script: true, atom.Style: true, atom.Textarea: true,
+	atom.Title: true, atom.Xmp: true,
 }
 
 // htmlPoint is an HTML integration point open in foreign content: its element and the
