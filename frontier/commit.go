@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"maps"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -229,6 +230,8 @@ func (b *batch) hostTx(name string, create bool) *hostTx {
 		return nil
 	}
 	b.hostID++
+	// A copy: name may be a prefix of a URL (hostFast), kept for as long as the host.
+	name = strings.Clone(name)
 	ht := &hostTx{name: name, rec: hostRecord{id: b.hostID}}
 	b.hosts[name] = ht
 	return ht

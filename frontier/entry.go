@@ -34,8 +34,17 @@ type Entry struct {
 }
 
 // hostOf returns the authority of rawURL, scheme://host[:port] with scheme and host
-// lower-cased, or an error if rawURL is not an absolute URL with a host.
+// lower-cased, or an error if rawURL is not an absolute URL with a host. The answer
+// is url.Parse's (hostParse); hostFast gives it without parsing for the common URL.
 func hostOf(rawURL string) (string, error) {
+	if h, ok := hostFast(rawURL); ok {
+		return h, nil
+	}
+	return hostParse(rawURL)
+}
+
+// hostParse is hostOf through url.Parse.
+func hostParse(rawURL string) (string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return "", err

@@ -69,6 +69,7 @@ type config struct {
 	linkBatch int
 	foldLinks int
 	stage     bool
+	profile   string // file for a CPU profile of the build
 
 	residentMap int64 // frontier.Options.ResidentMap
 }
@@ -88,6 +89,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
 	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, 64 MiB; -1: never drop)")
 	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
+	fs.StringVar(&c.profile, "buildprofile", "", "write a CPU profile of the build to this file (FILE.SIZE for each size when there are several)")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
 	fs.StringVar(&c.child, "child", "", "internal: measure one side")
 	fs.StringVar(&c.db, "db", "", "internal: database path")
@@ -154,13 +156,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	db := filepath.Join(c.dir, "frontier.db")
 	fmt.Fprintf(stdout, "%s, %d hosts, %d workers for %v per cycle run, GOMAXPROCS %d\n\n",
 		db, c.hosts, c.workers, c.duration, runtime.GOMAXPROCS(0))
-	built := 0
+	have := 0
 	for i, size := range c.sizes {
-		b, err := build(ctx, c, db, built, size)
+		profile := c.profile
+		if profile != "" && len(c.sizes) > 1 {
+			profile += "." + strconv.Itoa(size)
+		}
+		b, err := profiled(profile, func() (built, error) { return build(ctx, c, db, have, size) })
 		if err != nil {
 			return err
 		}
-		built = size
+		have = size
 		how := "Add"
 		if c.stage {
 			how = "Stage"
@@ -184,6 +190,24 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		printTable(stdout, size, f, m)
 	}
 	return nil
+}
+
+// profiled runs build with a CPU profile written to path, unless path is empty.
+func profiled(path string, build func() (built, error)) (built, error) {
+	if path == "" {
+		return build()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return built{}, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return built{}, err
+	}
+	b, err := build()
+	pprof.StopCPUProfile()
+	return b, cmpErr(err, out.Close())
 }
 
 // built is what build did.
