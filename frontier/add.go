@@ -1,6 +1,10 @@
 package frontier
 
-import "context"
+import (
+	"context"
+	"runtime"
+	"sync"
+)
 
 // Reasons Add refuses an entry; Stats.Refused counts them.
 const (
@@ -35,6 +39,32 @@ type prepared struct {
 
 func (f *Frontier) prepare(entries []Entry) []prepared {
 	ps := make([]prepared, len(entries))
+	parts := min(runtime.GOMAXPROCS(0), len(entries)/prepareSplit)
+	if parts <= 1 {
+		f.prepareInto(ps, entries)
+		return ps
+	}
+	// SHA-256 and the encoding of many entries, in parallel.
+	var wg sync.WaitGroup
+	for i := range parts {
+		lo, hi := i*len(entries)/parts, (i+1)*len(entries)/parts
+		wg.Go(func() { f.prepareInto(ps[lo:hi], entries[lo:hi]) })
+	}
+	wg.Wait()
+	return ps
+}
+
+// prepareSplit is the fewest entries prepare gives a goroutine of its own.
+const prepareSplit = 4096
+
+// prepareInto prepares entries into ps, of the same length. Their values share one
+// allocation.
+func (f *Frontier) prepareInto(ps []prepared, entries []Entry) {
+	size := 0
+	for i := range entries {
+		size += entrySize(&entries[i])
+	}
+	buf := make([]byte, 0, size)
 	for i := range entries {
 		p := &ps[i]
 		p.e = entries[i]
@@ -49,9 +79,10 @@ func (f *Frontier) prepare(entries []Entry) []prepared {
 		}
 		p.host = h
 		p.fp = fingerprint(h, p.e.URL)
-		p.val = encodeEntry(&p.e, 0)
+		start := len(buf)
+		buf = appendEntry(buf, &p.e, 0)
+		p.val = buf[start:len(buf):len(buf)]
 	}
-	return ps
 }
 
 // add queues one prepared entry in the batch and reports whether it was new and

@@ -145,6 +145,7 @@ type batch struct {
 	robots   *bolt.Bucket
 	staged   *bolt.Bucket
 	hosts    map[string]*hostTx
+	lastHost *hostTx          // the one hostTx returned last: a sorted Add's URLs come by host
 	counters map[string]int64 // increments
 	seq      uint64
 	hostID   uint64
@@ -218,12 +219,17 @@ func (b *batch) host(name string, create bool) *hostTx {
 
 // hostTx is host without marking the record to be written: Done logs it.
 func (b *batch) hostTx(name string, create bool) *hostTx {
+	if ht := b.lastHost; ht != nil && ht.name == name {
+		return ht
+	}
 	if ht := b.hosts[name]; ht != nil {
+		b.lastHost = ht
 		return ht
 	}
 	if h := b.f.hosts[name]; h != nil {
 		ht := &hostTx{h: h, name: name, rec: h.rec}
 		b.hosts[name] = ht
+		b.lastHost = ht
 		return ht
 	}
 	if !create {
@@ -234,6 +240,7 @@ func (b *batch) hostTx(name string, create bool) *hostTx {
 	name = strings.Clone(name)
 	ht := &hostTx{name: name, rec: hostRecord{id: b.hostID}}
 	b.hosts[name] = ht
+	b.lastHost = ht
 	return ht
 }
 

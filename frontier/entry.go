@@ -127,7 +127,17 @@ const entryVersion = 1
 // encodeEntry encodes the value stored under a queue key: the entry and the number of
 // attempts already consumed.
 func encodeEntry(e *Entry, attempts int) []byte {
-	b := make([]byte, 0, 1+5*binary.MaxVarintLen64+len(e.URL)+len(e.FoundOn))
+	return appendEntry(make([]byte, 0, entrySize(e)), e, attempts)
+}
+
+// entrySize is the most bytes appendEntry appends for e.
+func entrySize(e *Entry) int {
+	// Version and kind, attempts and two lengths, depth, priority and hops.
+	return 2 + 3*binary.MaxVarintLen64 + 3*binary.MaxVarintLen32 + len(e.URL) + len(e.FoundOn)
+}
+
+// appendEntry appends encodeEntry's encoding of e to b.
+func appendEntry(b []byte, e *Entry, attempts int) []byte {
 	b = append(b, entryVersion)
 	b = binary.AppendUvarint(b, uint64(max(attempts, 0)))
 	b = binary.AppendVarint(b, int64(clamp32(e.Depth)))
@@ -137,8 +147,7 @@ func encodeEntry(e *Entry, attempts int) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.URL)))
 	b = append(b, e.URL...)
 	b = binary.AppendUvarint(b, uint64(len(e.FoundOn)))
-	b = append(b, e.FoundOn...)
-	return b
+	return append(b, e.FoundOn...)
 }
 
 // errCorrupt reports a record that cannot be decoded.

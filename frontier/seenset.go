@@ -277,7 +277,7 @@ func blockHas(v []byte, k []byte) bool {
 	lo, hi := 0, len(v)/seenKeyLen
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		switch c := bytes.Compare(v[m*seenKeyLen:(m+1)*seenKeyLen], k); {
+		switch c := cmpSeen(v[m*seenKeyLen:(m+1)*seenKeyLen], k); {
 		case c == 0:
 			return true
 		case c < 0:
@@ -293,13 +293,27 @@ func blockHas(v []byte, k []byte) bool {
 // seen keys it answers for, [first, next), next nil for the last block. The fold
 // looks keys up in ascending order, so the next ones often fall in the same block.
 type blockView struct {
+	id    uint64 // the run's
 	first seenKey
 	next  *seenKey
 	keys  []byte
 }
 
 func (bv *blockView) covers(k []byte) bool {
-	return bytes.Compare(k, bv.first[:]) >= 0 && (bv.next == nil || bytes.Compare(k, bv.next[:]) < 0)
+	return cmpSeen(k, bv.first[:]) >= 0 && (bv.next == nil || cmpSeen(k, bv.next[:]) < 0)
+}
+
+// cmpSeen is bytes.Compare of two seen keys: most differ in their first 8 bytes,
+// compared as one number.
+func cmpSeen(a, b []byte) int {
+	x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8])
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return bytes.Compare(a[8:seenKeyLen], b[8:seenKeyLen])
 }
 
 // seenTx is the seen set inside a transaction: the directory as this transaction
@@ -309,9 +323,9 @@ type seenTx struct {
 	l0     *bolt.Bucket
 	runs   *bolt.Bucket // nil in a format-4 file opened read-only
 	legacy *bolt.Bucket
-	views  map[uint64]*blockView
-	w      *runWriter // the open run's, once written to in this transaction
-	stream bool       // a sorted stream is adding URLs (addRun)
+	views  []*blockView // by index in st.runs, checked against the run's id
+	w      *runWriter   // the open run's, once written to in this transaction
+	stream bool         // a sorted stream is adding URLs (addRun)
 	// The keys the sorted stream added and put has not written yet: those go to
 	// the open run, the others (added by the batch's other operations, in no
 	// order) to level 0.
@@ -331,7 +345,7 @@ func (s *seenTx) added(k *seenKey) {
 
 func newSeenTx(tx *bolt.Tx, st seenState) *seenTx {
 	s := &seenTx{st: st, l0: tx.Bucket(bucketSeen0), runs: tx.Bucket(bucketSeenRuns),
-		legacy: tx.Bucket(bucketSeen), views: make(map[uint64]*blockView)}
+		legacy: tx.Bucket(bucketSeen)}
 	if s.runs != nil {
 		s.runs.FillPercent = 1 // keys arrive in order: fill each page
 	}
@@ -344,24 +358,29 @@ func (s *seenTx) contains(k *seenKey) (bool, error) {
 	if s.l0 != nil && s.l0.Get(k[:]) != nil {
 		return true, nil
 	}
-	for _, r := range s.st.runs {
-		if ok, err := s.inRun(r.id, k, true); ok || err != nil {
+	if len(s.views) < len(s.st.runs) {
+		s.views = append(s.views, make([]*blockView, len(s.st.runs)-len(s.views))...)
+	}
+	for i, r := range s.st.runs {
+		if ok, err := s.inRun(r.id, k, &s.views[i]); ok || err != nil {
 			return ok, err
 		}
 	}
-	if s.st.open.id != 0 && bytes.Compare(k[:], s.st.openLast[:]) <= 0 {
-		if ok, err := s.inRun(s.st.open.id, k, false); ok || err != nil {
+	if s.st.open.id != 0 && cmpSeen(k[:], s.st.openLast[:]) <= 0 {
+		if ok, err := s.inRun(s.st.open.id, k, nil); ok || err != nil {
 			return ok, err
 		}
 	}
 	return s.legacy != nil && s.legacy.Get(k[:]) != nil, nil
 }
 
-// inRun reports whether run id holds k. keep keeps the block read for the next
-// lookups (not for the open run, whose last block grows).
-func (s *seenTx) inRun(id uint64, k *seenKey, keep bool) (bool, error) {
-	if bv := s.views[id]; bv != nil && bv.covers(k[:]) {
-		return blockHas(bv.keys, k[:]), nil
+// inRun reports whether run id holds k. view, unless nil (the open run, whose last
+// block grows), is where the block read last is kept for the next lookups.
+func (s *seenTx) inRun(id uint64, k *seenKey, view **blockView) (bool, error) {
+	if view != nil {
+		if bv := *view; bv != nil && bv.id == id && bv.covers(k[:]) {
+			return blockHas(bv.keys, k[:]), nil
+		}
 	}
 	if s.runs == nil {
 		return false, nil
@@ -389,10 +408,10 @@ func (s *seenTx) inRun(id uint64, k *seenKey, keep bool) (bool, error) {
 	if _, err := decodeBlock(key, v); err != nil {
 		return false, fmt.Errorf("%w: seen block %x", ErrCorrupt, key)
 	}
-	if keep {
-		bv := &blockView{next: next, keys: v}
+	if view != nil {
+		bv := &blockView{id: id, next: next, keys: v}
 		copy(bv.first[:], key[8:])
-		s.views[id] = bv
+		*view = bv
 	}
 	return blockHas(v, k[:]), nil
 }
@@ -742,9 +761,7 @@ func (s *seenTx) mergeStep() error {
 		s.st.runs = append(s.st.runs, m.out)
 		s.st.dead = append(s.st.dead, m.in...)
 		s.st.merge = nil
-		for _, id := range m.in {
-			delete(s.views, id)
-		}
+		s.views = nil // by index in st.runs, which changed
 	}
 	return nil
 }
@@ -885,5 +902,5 @@ func (s *seenState) figures() (runs int, l0 int64) {
 
 // sortKeys sorts seen keys in increasing order.
 func sortKeys(ks []seenKey) {
-	slices.SortFunc(ks, func(x, y seenKey) int { return bytes.Compare(x[:], y[:]) })
+	slices.SortFunc(ks, func(x, y seenKey) int { return cmpSeen(x[:], y[:]) })
 }

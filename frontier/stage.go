@@ -541,7 +541,7 @@ func sortBySeen(ps []prepared) {
 		idx[i] = int32(i)
 	}
 	slices.SortFunc(idx, func(x, y int32) int {
-		if c := bytes.Compare(ps[x].fp[:], ps[y].fp[:]); c != 0 {
+		if c := cmpSeen(ps[x].fp[:], ps[y].fp[:]); c != 0 {
 			return c
 		}
 		return int(x - y)
