@@ -83,6 +83,15 @@ func (r *recorder) read(p []byte) {
 	if r.done || r.failed {
 		return
 	}
+	if len(r.resp) == 0 {
+		// Most often the first read holds the whole header and the start of the body:
+		// keep a copy of the header alone.
+		if end := headerEnd(p, 0); end >= 0 && !interim(p[:end]) {
+			r.resp = append(make([]byte, 0, end), p[:end]...)
+			r.done = true
+			return
+		}
+	}
 	r.resp = append(r.resp, p...)
 	for {
 		end := headerEnd(r.resp, r.scan)
