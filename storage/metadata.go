@@ -90,7 +90,11 @@ func (m *Metadata) appendRecord(buf *bytes.Buffer, level int, concurrentTo strin
 
 // fields returns the record block of m.
 func (m *Metadata) fields() []byte {
-	var b []byte
+	n := 512 // the robots fields
+	for _, l := range m.Outlinks {
+		n += len("outlink: \r\n") + len(l)
+	}
+	b := make([]byte, 0, n)
 	add := func(k, v string) {
 		b = append(b, k...)
 		b = append(b, ": "...)
@@ -103,9 +107,11 @@ func (m *Metadata) fields() []byte {
 	if r := m.Robots; r != nil {
 		add("robots-txt", r.URL)
 		if !r.FetchedAt.IsZero() {
-			add("robots-fetched", warcDate(r.FetchedAt))
+			b = append(b, "robots-fetched: "...)
+			b = append(r.FetchedAt.UTC().AppendFormat(b, warcDateLayout), "\r\n"...)
 		}
-		add("robots-status", strconv.Itoa(r.Status))
+		b = append(b, "robots-status: "...)
+		b = append(strconv.AppendInt(b, int64(r.Status), 10), "\r\n"...)
 		if r.Digest != "" {
 			add("robots-digest", r.Digest)
 		}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,19 @@ func TestPersistNotDueAllocatesNothing(t *testing.T) {
 	w.dmu.Unlock()
 	if n != 2*persistBatch {
 		t.Errorf("persist moved %d digests before the batch was due", 2*persistBatch-n)
+	}
+}
+
+// TestMetadataFieldsOneAllocation checks that a metadata record's block is built in one
+// allocation: grown by appends, it took eight or more for a page of fifty links.
+func TestMetadataFieldsOneAllocation(t *testing.T) {
+	m := &Metadata{TargetURI: "https://example.com/", Robots: &RobotsDecision{URL: "https://example.com/robots.txt",
+		FetchedAt: t0, Status: 200, Digest: "sha1:" + strings.Repeat("A", 32), Rule: "allow: /" + strings.Repeat("x", 200),
+		Allowed: true, ContentSignal: "ai-train=no, search=yes"}}
+	for i := range 50 {
+		m.Outlinks = append(m.Outlinks, fmt.Sprintf("https://example.com/a/rather/long/path/to/page-%d.html?with=query", i))
+	}
+	if allocs := testing.AllocsPerRun(10, func() { m.fields() }); allocs != 1 {
+		t.Errorf("fields of %d outlinks: %v allocations, want 1", len(m.Outlinks), allocs)
 	}
 }
