@@ -131,7 +131,9 @@ func (j *job) run(ctx context.Context, stderr io.Writer) (*childResult, error) {
 }
 
 // startProfile starts a CPU profile into path, unless path is empty, and returns the
-// function that stops it.
+// function that stops it and writes beside it (NAME-allocs.pprof for NAME.pprof) the
+// profile of the allocations the process made (go tool pprof -sample_index
+// alloc_space).
 func startProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
@@ -147,6 +149,10 @@ func startProfile(path string) (func(), error) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		if a, err := os.Create(strings.TrimSuffix(path, ".pprof") + "-allocs.pprof"); err == nil {
+			pprof.Lookup("allocs").WriteTo(a, 0) //nolint:errcheck // a profile is best effort, as the CPU one
+			a.Close()
+		}
 	}, nil
 }
 

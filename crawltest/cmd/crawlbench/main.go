@@ -32,7 +32,8 @@
 //
 // Other flags: -out DIR keeps the data directories and writes results.json and
 // results.md (a table for BENCHMARKS.md) there; -profile adds CPU profiles of the
-// crawler, the ceiling, the frontier build and cycles, and a heap profile of the
+// crawler, the ceiling, the frontier build and cycles (each with the profile of its
+// process's allocations beside it, NAME-allocs.pprof), and a heap profile of the
 // frontier, to DIR; -scale-urls sets the scale sizes; -workers the crawler's workers;
 // -resume-delay gives the resume crawl a min_delay, so that the audit checks the
 // spacing of each host across the kill; -queued N first fills the cpu crawl's frontier
@@ -111,7 +112,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs.BoolVar(&o.short, "short", false, "small sizes: check that every scenario completes and keeps the politeness audit, judge no figure")
 	fs.StringVar(&o.out, "out", "", "keep data directories, results.json, results.md and profiles in this `dir`ectory (default: a temporary one, removed)")
-	fs.BoolVar(&o.profile, "profile", false, "write CPU profiles of the crawler, the ceiling and the frontier cycles, and a heap profile of the frontier, into -out")
+	fs.BoolVar(&o.profile, "profile", false, "write CPU and allocation profiles of the crawler, the ceiling and the frontier cycles, and a heap profile of the frontier, into -out")
 	fs.IntVar(&o.workers, "workers", 64, "crawler workers (the engine's default is 64); the ceiling uses as many")
 	scaleURLs := fs.String("scale-urls", "", "comma-separated frontier `sizes` the scale scenario grows to and measures in turn (default 1000000,10000000; -short 100000)")
 	fs.IntVar(&o.queued, "queued", 0, "before the cpu crawl, queue this many `URLs` over other hosts (the scale scenario's), none due during the crawl")
