@@ -192,6 +192,11 @@ type Frontier struct {
 	stopped chan struct{}
 
 	mapped *mapLimit // drops the file's mapped pages (Options.ResidentMap)
+
+	// ahead takes the ids of hosts whose heads to read ahead (readahead.go); nil
+	// when read-only.
+	ahead   chan uint64
+	aheadWG sync.WaitGroup
 }
 
 // Open opens or creates the frontier database at path. Leases left by a process that
@@ -285,6 +290,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 		f.sending = true
 		f.stopped = make(chan struct{})
 		go f.commitLoop()
+		f.startReadAhead()
 	}
 	return f, nil
 }
@@ -455,6 +461,7 @@ func (f *Frontier) Close() error {
 		f.sendMu.Unlock()
 		<-f.stopped
 	}
+	f.stopReadAhead()
 	f.mapped.close()
 	if f.fold != nil {
 		f.fold.idx.close() // its files; the fold goes on at the next Open

@@ -85,6 +85,8 @@ type host struct {
 	// found it to be after rec.laterDue (that entry is leased); 0 when not known.
 	dueHint int64
 	at      int64 // the heap's key: when the host may be leased next (see eligible)
+	// ahead is set once its head was handed to be read ahead, until it is leased.
+	ahead bool
 	// pend holds the queue changes of Done outcomes that are logged and not yet
 	// folded into the queue bucket, by queue key; nil when there are none. The
 	// committer writes it under f.mu; Next reads it under f.mu to see the queue as

@@ -197,8 +197,10 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 		}
 		l.At = now
 		h.leases = append(h.leases, l)
+		h.ahead = false
 		f.leased++
 		f.fix(h)
+		f.readAhead()
 		return l, time.Time{}, nil
 	}
 }
