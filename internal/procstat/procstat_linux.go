@@ -21,6 +21,17 @@ func CPUTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// PageFaults returns the page faults the process has taken so far, minor (the page
+// was in memory: a mapped file's page in the page cache, a new anonymous page) and
+// major (read from disk).
+func PageFaults() (minor, major int64) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, 0
+	}
+	return int64(ru.Minflt), int64(ru.Majflt)
+}
+
 // Memory returns VmHWM (peak resident set), RssAnon and RssFile (the pages of mapped
 // files, such as bbolt's) from /proc/self/status, in bytes; 0 for those it cannot
 // read.

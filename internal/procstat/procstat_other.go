@@ -10,3 +10,4 @@ func CPUTime() time.Duration           { return 0 }
 func Memory() (peak, anon, file int64) { return 0, 0, 0 }
 func TotalMemory() int64               { return 0 }
 func BytesWritten() int64              { return -1 }
+func PageFaults() (minor, major int64) { return 0, 0 }

@@ -290,6 +290,11 @@ type result struct {
 	RSSFile     int64         // RssFile after Open or Build: the mapped file's pages
 	Cycles      int64
 	CycleTime   time.Duration
+	// The process's CPU time during the cycles, the flush included, and the page
+	// faults it took: minor (a page mapped again) and major (read from disk).
+	CycleCPU    time.Duration
+	MinorFaults int64
+	MajorFaults int64
 	Written     int64 // bytes written during the cycles, the flush included
 	FlushTime   time.Duration
 	FlushWrite  int64  // bytes written by the flush at the end of the cycles
@@ -297,6 +302,9 @@ type result struct {
 	PeakEnd     int64  // VmHWM after the cycles
 	AnonEnd     int64  // RssAnon after the cycles
 	FileEnd     int64  // RssFile after the cycles
+	// The largest RssAnon and RssFile seen during the cycles, sampled every 20 ms:
+	// which of the two makes the peak.
+	AnonMax, FileMax int64
 }
 
 // child runs this program with args and decodes the result it prints.
@@ -423,7 +431,28 @@ func cycles(ctx context.Context, c *config, r *result,
 		first error
 	)
 	start, written := time.Now(), procstat.BytesWritten()
+	cpu := procstat.CPUTime()
+	minor, major := procstat.PageFaults()
 	deadline := start.Add(c.duration)
+	sampled := make(chan struct{})
+	var sampler sync.WaitGroup
+	sampler.Go(func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			_, anon, file := procstat.Memory()
+			r.AnonMax, r.FileMax = max(r.AnonMax, anon), max(r.FileMax, file)
+			select {
+			case <-sampled:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	defer func() {
+		close(sampled)
+		sampler.Wait()
+	}()
 	for w := range c.workers {
 		wg.Go(func() {
 			id := c.salt<<44 | uint64(w)<<36
@@ -456,6 +485,9 @@ func cycles(ctx context.Context, c *config, r *result,
 	}
 	r.FlushTime, r.FlushWrite = time.Since(flushStart), procstat.BytesWritten()-flushWritten
 	r.CycleTime = time.Since(start)
+	r.CycleCPU = procstat.CPUTime() - cpu
+	minorEnd, majorEnd := procstat.PageFaults()
+	r.MinorFaults, r.MajorFaults = minorEnd-minor, majorEnd-major
 	r.Written = procstat.BytesWritten() - written
 	r.Cycles = n.Load()
 	r.HeapEnd = procstat.HeapInuse()
@@ -496,6 +528,13 @@ func printTable(w io.Writer, size int, f, m *result) {
 	row("Open, file cached", float64(f.OpenWarm), 0, secs)
 	row("build in memory (Add of every URL)", 0, float64(m.Build), secs)
 	row("Next/Done+30 links cycles/s", rate(f), rate(m), count)
+	perCycle := func(r *result, v float64) float64 { return v / float64(max(r.Cycles, 1)) }
+	row("CPU time per cycle", perCycle(f, float64(f.CycleCPU)), perCycle(m, float64(m.CycleCPU)),
+		func(v float64) string { return time.Duration(v).Round(time.Microsecond).String() })
+	row("page faults per cycle, minor", perCycle(f, float64(f.MinorFaults)), perCycle(m, float64(m.MinorFaults)),
+		func(v float64) string { return fmt.Sprintf("%.1f", v) })
+	row("page faults per cycle, major", perCycle(f, float64(f.MajorFaults)), perCycle(m, float64(m.MajorFaults)),
+		func(v float64) string { return fmt.Sprintf("%.1f", v) })
 	row("bytes written per cycle", float64(f.Written)/float64(max(f.Cycles, 1)), 0, workload.FormatBytes)
 	row("of which by the flush at the end", float64(f.FlushWrite)/float64(max(f.Cycles, 1)), 0, workload.FormatBytes)
 	row("flush at the end", float64(f.FlushTime), 0, secs)
@@ -503,6 +542,8 @@ func printTable(w io.Writer, size int, f, m *result) {
 	row("peak RSS (VmHWM) after the cycles", float64(f.PeakEnd), float64(m.PeakEnd), workload.FormatBytes)
 	row("RssAnon after the cycles", float64(f.AnonEnd), float64(m.AnonEnd), workload.FormatBytes)
 	row("RssFile after the cycles", float64(f.FileEnd), float64(m.FileEnd), workload.FormatBytes)
+	row("largest RssAnon during the cycles", float64(f.AnonMax), float64(m.AnonMax), workload.FormatBytes)
+	row("largest RssFile during the cycles", float64(f.FileMax), float64(m.FileMax), workload.FormatBytes)
 	row("file size after the cycles", float64(f.FileSizeEnd), 0, workload.FormatBytes)
 	fmt.Fprintln(w)
 }
