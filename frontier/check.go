@@ -72,9 +72,9 @@ func (f *Frontier) Check() error {
 		break
 	}
 	// Both passes read every page of the file: drop them from the process after each
-	// (see Options.ResidentMap). A failed drop turns dropping off and loses nothing.
-	_ = f.mapped.check(f.db, true)
-	defer func() { _ = f.mapped.check(f.db, true) }()
+	// (see Options.ResidentMap).
+	f.checkMapped(f.db, true)
+	defer f.checkMapped(f.db, true)
 	// bbolt's page check compares the pages a transaction reaches with the free list,
 	// which only a write transaction sees as of its own snapshot (a commit during a
 	// read-only check frees pages that the check still reaches): in a Frontier open

@@ -74,8 +74,7 @@ func (f *Frontier) commitLoop() {
 		}
 		f.commit(ops)
 		clear(ops)
-		// A failed drop turns dropping off and loses nothing.
-		_ = f.mapped.check(f.db, false)
+		f.checkMapped(f.db, false)
 	}
 }
 

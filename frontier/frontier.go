@@ -16,6 +16,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
 // Sentinel errors. Callers branch on them with errors.Is.
@@ -191,7 +193,7 @@ type Frontier struct {
 	ops     chan *op
 	stopped chan struct{}
 
-	mapped *mapLimit // drops the file's mapped pages (Options.ResidentMap)
+	mapped *boltmap.Limit // drops the file's mapped pages (Options.ResidentMap)
 
 	// ahead takes the ids of hosts whose heads to read ahead (readahead.go); nil
 	// when read-only.
@@ -209,10 +211,10 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var db *bolt.DB
 	// The resident size before the file is mapped: Open's own reads count.
-	mapped := newMapLimit(opts)
+	mapped := boltmap.NewLimit(opts.ResidentMap)
 	defer func() {
 		if f == nil {
-			mapped.close()
+			mapped.Close()
 		}
 	}()
 	defer func() {
@@ -282,9 +284,8 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	for _, h := range f.hosts {
 		f.fix(h)
 	}
-	// The pages load read (every host record, the log), in either mode. A failed
-	// drop turns dropping off and loses nothing.
-	_ = f.mapped.check(db, true)
+	// The pages load read (every host record, the log), in either mode.
+	f.checkMapped(db, true)
 	if !opts.ReadOnly {
 		f.ops = make(chan *op, 1024)
 		f.sending = true
@@ -462,7 +463,7 @@ func (f *Frontier) Close() error {
 		<-f.stopped
 	}
 	f.stopReadAhead()
-	f.mapped.close()
+	f.mapped.Close()
 	if f.fold != nil {
 		f.fold.idx.close() // its files; the fold goes on at the next Open
 	}

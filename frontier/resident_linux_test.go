@@ -3,57 +3,27 @@
 package frontier
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
-// mappedRSS returns the bytes of f's file mapped in this process: the Rss of the
-// mapping in /proc/self/smaps. (mincore would not do: for a file mapping it reports
-// the page cache, which keeps the pages a drop takes out of the process.)
+// mappedRSS returns the bytes of f's file mapped in this process.
 func mappedRSS(t *testing.T, f *Frontier) int64 {
 	t.Helper()
-	var addr uintptr
-	if err := f.db.View(func(tx *bolt.Tx) error {
-		addr = tx.DB().Info().Data
-		return nil
-	}); err != nil {
+	n, err := boltmap.Resident(f.db)
+	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no smaps: %v", err)
-	}
-	start := fmt.Sprintf("%08x-", addr)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	found := false
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.Contains(line, "-") && !strings.HasSuffix(strings.Fields(line)[0], ":") {
-			found = strings.HasPrefix(line, start)
-			continue
-		}
-		if rss, ok := strings.CutPrefix(line, "Rss:"); found && ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rss), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("smaps line %q: %v", line, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no mapping at %#x in /proc/self/smaps", addr)
-	return 0
+	return n
 }
 
 // residentEntries returns n entries over hosts hosts.
@@ -119,8 +89,8 @@ func TestDropMapped(t *testing.T) {
 	if before < size/2 {
 		t.Fatalf("after a full read, %d bytes of the %d-byte file are mapped; want at least half", before, size)
 	}
-	if err := dropMapped(f.db); err != nil {
-		t.Fatalf("dropMapped: %v", err)
+	if err := boltmap.Drop(f.db); err != nil {
+		t.Fatalf("Drop: %v", err)
 	}
 	if got := mappedRSS(t, f); got > 64<<10 {
 		t.Errorf("after the drop, %d bytes of the file are mapped (%d before); want at most 64 KiB", got, before)
@@ -131,8 +101,8 @@ func TestDropMapped(t *testing.T) {
 	if err := f.Check(); err != nil {
 		t.Fatalf("Check after the drop: %v", err)
 	}
-	if s := f.Stats(); s.Queued != 20_000 || f.mapped.drops.Load() != 0 {
-		t.Errorf("Stats: Queued %d, drops %d; want 20000, 0 (ResidentMap -1 never drops)", s.Queued, f.mapped.drops.Load())
+	if s := f.Stats(); s.Queued != 20_000 || f.mapped.Drops() != 0 {
+		t.Errorf("Stats: Queued %d, drops %d; want 20000, 0 (ResidentMap -1 never drops)", s.Queued, f.mapped.Drops())
 	}
 }
 
@@ -141,9 +111,9 @@ func TestDropMapped(t *testing.T) {
 func TestDropWritable(t *testing.T) {
 	t.Parallel()
 	f, _ := openTest(t, Options{ResidentMap: -1})
-	err := f.db.Update(func(tx *bolt.Tx) error { return dropTx(tx) })
-	if !errors.Is(err, errDropWritable) {
-		t.Fatalf("dropTx(write transaction) = %v, want %v", err, errDropWritable)
+	err := f.db.Update(boltmap.DropTx)
+	if !errors.Is(err, boltmap.ErrWritable) {
+		t.Fatalf("DropTx(write transaction) = %v, want %v", err, boltmap.ErrWritable)
 	}
 }
 
@@ -161,9 +131,7 @@ func TestResidentMap(t *testing.T) {
 	}{{"never", -1}, {"256KiB", budget}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, _ := openTest(t, Options{ResidentMap: tc.budget, LinkBatch: 500})
-			f.mapped.mu.Lock()
-			f.mapped.every = 0 // every commit
-			f.mapped.mu.Unlock()
+			f.mapped.SetInterval(0) // every commit
 			es := residentEntries(20_000, 300)
 			addAll(t, f, es[:10_000])
 			// Cycles whose links are folded in by commits of their own.
@@ -183,7 +151,7 @@ func TestResidentMap(t *testing.T) {
 			if err := f.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
 				t.Fatal(err)
 			}
-			got, drops := mappedRSS(t, f), f.mapped.drops.Load()
+			got, drops := mappedRSS(t, f), f.mapped.Drops()
 			t.Logf("file %d bytes, %d mapped, %d drops", size, got, drops)
 			if tc.budget < 0 {
 				if got < 4*budget || drops != 0 {
@@ -210,9 +178,7 @@ func TestDropConcurrent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f, _ := openTest(t, Options{ResidentMap: 1, LinkBatch: 100, MaxInFlightPerHost: 2})
-	f.mapped.mu.Lock()
-	f.mapped.every = 0
-	f.mapped.mu.Unlock()
+	f.mapped.SetInterval(0)
 	const workers, cycles = 8, 150
 	es := residentEntries(2_000+workers*cycles*5, 50)
 	addAll(t, f, es[:2_000])
@@ -226,8 +192,8 @@ func TestDropConcurrent(t *testing.T) {
 				return
 			default:
 			}
-			if err := dropMapped(f.db); err != nil {
-				t.Errorf("dropMapped: %v", err)
+			if err := boltmap.Drop(f.db); err != nil {
+				t.Errorf("Drop: %v", err)
 				return
 			}
 			drops++
@@ -263,7 +229,7 @@ func TestDropConcurrent(t *testing.T) {
 	if err := f.Check(); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
-	t.Logf("%d drops by the test, %d by the Frontier", drops, f.mapped.drops.Load())
+	t.Logf("%d drops by the test, %d by the Frontier", drops, f.mapped.Drops())
 }
 
 // TestResidentMapReadOnly: a read-only Open drops the pages it read, and so does
@@ -290,9 +256,9 @@ func TestResidentMapReadOnly(t *testing.T) {
 		if err := ro.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if dropped := ro.mapped.drops.Load() > 0 && got <= 64<<10; dropped != tc.drops || s.Queued != 5_000 {
+		if dropped := ro.mapped.Drops() > 0 && got <= 64<<10; dropped != tc.drops || s.Queued != 5_000 {
 			t.Errorf("ResidentMap %d, read-only, after Check: %d bytes mapped, %d drops, %d queued; want dropped %v, 5000 queued",
-				tc.budget, got, ro.mapped.drops.Load(), s.Queued, tc.drops)
+				tc.budget, got, ro.mapped.Drops(), s.Queued, tc.drops)
 		}
 	}
 }

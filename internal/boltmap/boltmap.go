@@ -1,0 +1,145 @@
+// Package boltmap keeps the pages of a bbolt file's mapping out of the process's
+// resident set.
+//
+// bbolt maps the whole file read-only and shared, and reads every page through that
+// mapping: each page a lookup reads stays mapped, and counts in the process's resident
+// set (RssFile), until the kernel reclaims it, which it does only when memory runs
+// short, since the page cache holds the page anyway. bbolt never writes through the
+// mapping (it writes with pwrite), so the mapped pages are clean copies of the page
+// cache: dropping them from the process (madvise MADV_DONTNEED) loses nothing, and the
+// next read of a page maps it again from the page cache (a minor fault) with the same
+// content. A [Limit] drops them once the process's file-backed resident size has grown
+// by a budget.
+//
+// Dropping works on Linux; elsewhere it does nothing and the pages are left to the
+// system.
+package boltmap
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DefaultBudget is a Limit's budget when none is given, in bytes.
+const DefaultBudget = 64 << 20
+
+// DefaultInterval is the least time between two checks of a Limit that are not
+// forced: reading the resident size costs a few microseconds, and the transactions of
+// 10 ms read few pages.
+const DefaultInterval = 10 * time.Millisecond
+
+// ErrWritable is returned by DropTx for a write transaction, which may remap the file.
+var ErrWritable = errors.New("boltmap: write transaction")
+
+// A Limit drops the pages of bbolt mappings once the process's file-backed resident
+// size (RssFile and RssShmem, from /proc/self/statm) has grown by more than its budget
+// since its last drop. Other mapped files count in that growth too (the program's own
+// text, other bbolt files): they only make a drop come sooner. Where another mapping
+// shrinks meanwhile (another Limit's drop), this one's growth is seen less that much,
+// never more than the other's pages at this Limit's last drop, so the pages of the
+// file checked stay below the budget plus those.
+//
+// A Limit is safe for simultaneous use by multiple goroutines.
+type Limit struct {
+	mu       sync.Mutex
+	budget   int64         // growth in bytes that starts a drop; <= 0: never drop
+	interval time.Duration // least time between two checks not forced
+	last     time.Time     // of the last check
+	base     int64         // the process's file-backed resident bytes after the last drop
+	rss      *residentFile // nil where it cannot be read: never drop
+	drops    atomic.Int64
+}
+
+// NewLimit returns a Limit of budget bytes: 0 means DefaultBudget, a negative budget
+// never drops. It reads the resident size now: call it before opening the file, so
+// that the first Check counts what opening it read.
+func NewLimit(budget int64) *Limit {
+	l := &Limit{budget: budget, interval: DefaultInterval}
+	if l.budget == 0 {
+		l.budget = DefaultBudget
+	}
+	if l.budget > 0 {
+		l.rss = openResidentFile()
+	}
+	l.base = max(l.rss.bytes(), 0)
+	return l
+}
+
+// SetInterval sets the least time between two checks that are not forced; 0 checks
+// every time.
+func (l *Limit) SetInterval(d time.Duration) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	l.interval = d
+	l.mu.Unlock()
+}
+
+// Check drops db's mapped pages if the resident size has grown by more than the budget
+// since the last drop. Unless force is set, it returns at once if the last check was
+// less than the interval ago. A failed drop (which loses nothing) turns the Limit off
+// and is returned. A nil Limit never drops.
+func (l *Limit) Check(db *bolt.DB, force bool) error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.budget <= 0 || l.rss == nil {
+		return nil
+	}
+	now := time.Now()
+	if !force && now.Sub(l.last) < l.interval {
+		return nil
+	}
+	l.last = now
+	n := l.rss.bytes()
+	if n < 0 || n-l.base <= l.budget {
+		return nil
+	}
+	if err := Drop(db); err != nil {
+		l.budget = 0
+		return err
+	}
+	l.drops.Add(1)
+	if n = l.rss.bytes(); n >= 0 {
+		l.base = n
+	}
+	return nil
+}
+
+// Drops returns the number of drops Check made.
+func (l *Limit) Drops() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.drops.Load()
+}
+
+// Close releases what the Limit holds; later Checks do nothing. Close is safe to call
+// more than once, and on a nil Limit.
+func (l *Limit) Close() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rss.close()
+	l.rss = nil
+}
+
+// Drop drops every page of db's mapping from the process's page tables, in a read
+// transaction of its own (see DropTx).
+func Drop(db *bolt.DB) error {
+	tx, err := db.Begin(false)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return DropTx(tx)
+}

@@ -1,0 +1,197 @@
+//go:build linux
+
+package boltmap
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+var bucket = []byte("b")
+
+// value is key i's value, 1 KiB.
+func value(i int) []byte { return bytes.Repeat(binary.BigEndian.AppendUint64(nil, uint64(i)), 128) }
+
+// openFilled returns a database of n keys of 1 KiB each, over n/4 pages and more.
+func openFilled(t *testing.T, n int) *bolt.DB {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "b.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for from := 0; from < n; from += 1000 {
+		err := db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists(bucket)
+			if err != nil {
+				return err
+			}
+			for i := from; i < min(from+1000, n); i++ {
+				if err := b.Put(binary.BigEndian.AppendUint64(nil, uint64(i)), value(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// readAll reads every key and checks its value.
+func readAll(t *testing.T, db *bolt.DB, n int) {
+	t.Helper()
+	err := db.View(func(tx *bolt.Tx) error {
+		got := 0
+		err := tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+			if i := int(binary.BigEndian.Uint64(k)); i != got || !bytes.Equal(v, value(i)) {
+				t.Fatalf("key %d: got key %x, value %x...", got, k, v[:8])
+			}
+			got++
+			return nil
+		})
+		if got != n {
+			t.Fatalf("%d keys, want %d", got, n)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func resident(t *testing.T, db *bolt.DB) int64 {
+	t.Helper()
+	n, err := Resident(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestDrop(t *testing.T) {
+	t.Parallel()
+	const n = 10_000 // 10 MiB of values
+	db := openFilled(t, n)
+	readAll(t, db, n)
+	if got := resident(t, db); got < 8<<20 {
+		t.Fatalf("after reading every key, %d bytes mapped; want at least 8 MiB", got)
+	}
+	if err := Drop(db); err != nil {
+		t.Fatalf("Drop: %v", err)
+	}
+	if got := resident(t, db); got > 64<<10 {
+		t.Errorf("after Drop, %d bytes mapped; want at most 64 KiB", got)
+	}
+	readAll(t, db, n)
+}
+
+func TestDropWritable(t *testing.T) {
+	t.Parallel()
+	db := openFilled(t, 1)
+	if err := db.Update(DropTx); !errors.Is(err, ErrWritable) {
+		t.Fatalf("DropTx(write transaction) = %v, want %v", err, ErrWritable)
+	}
+}
+
+// TestLimit reads the whole file twice, each time with a Check after, with budgets
+// that do and do not drop. It does not run in parallel with other tests: a Limit watches the
+// whole process.
+func TestLimit(t *testing.T) {
+	const n = 10_000
+	for _, tc := range []struct {
+		budget int64
+		drops  int64
+	}{{-1, 0}, {1 << 30, 0}, {1 << 20, 2}} {
+		l := NewLimit(tc.budget)
+		db := openFilled(t, n)
+		l.SetInterval(0)
+		for range 2 {
+			readAll(t, db, n)
+			if err := l.Check(db, false); err != nil {
+				t.Fatal(err)
+			}
+			if tc.drops > 0 {
+				if got := resident(t, db); got > 64<<10 {
+					t.Errorf("budget %d: after the Check, %d bytes mapped; want at most 64 KiB", tc.budget, got)
+				}
+			}
+		}
+		if got := l.Drops(); got != tc.drops {
+			t.Errorf("budget %d: %d drops, want %d", tc.budget, got, tc.drops)
+		}
+		l.Close()
+		l.Close()
+		if err := l.Check(db, true); err != nil || l.Drops() != tc.drops {
+			t.Errorf("budget %d: Check after Close = %v, %d drops; want nil, %d", tc.budget, err, l.Drops(), tc.drops)
+		}
+	}
+}
+
+// TestDropConcurrent drops the pages over and over while writers grow the file and
+// readers check every key: under -race, and with the file remapped as it grows.
+func TestDropConcurrent(t *testing.T) {
+	t.Parallel()
+	db := openFilled(t, 1_000)
+	stop := make(chan struct{})
+	var bg sync.WaitGroup
+	bg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := Drop(db); err != nil {
+				t.Errorf("Drop: %v", err)
+				return
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for from := 1_000; from < 20_000; from += 500 {
+			err := db.Update(func(tx *bolt.Tx) error {
+				for i := from; i < from+500; i++ {
+					if err := tx.Bucket(bucket).Put(binary.BigEndian.AppendUint64(nil, uint64(i)), value(i)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 2 {
+		wg.Go(func() {
+			for range 20 {
+				err := db.View(func(tx *bolt.Tx) error {
+					return tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+						if i := int(binary.BigEndian.Uint64(k)); !bytes.Equal(v, value(i)) {
+							t.Errorf("key %d: value %x...", i, v[:8])
+						}
+						return nil
+					})
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	bg.Wait()
+	readAll(t, db, 20_000)
+}
