@@ -8,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
 // ScheduleFile is the database, in the data directory, that holds each page's recrawl
@@ -58,6 +60,10 @@ type sitemapHint struct {
 // It is safe for concurrent use.
 type scheduleStore struct {
 	db *bolt.DB
+	// mapped drops the file's mapped pages from the process once they grow by 64
+	// MiB (package boltmap): each page's lookup reads a random leaf, which would
+	// stay mapped. Checked after each put.
+	mapped *boltmap.Limit
 }
 
 // openSchedule opens or creates the schedule database at path.
@@ -78,11 +84,14 @@ func openSchedule(path string) (*scheduleStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("crawl: %s: %w", path, err)
 	}
-	return &scheduleStore{db: db}, nil
+	return &scheduleStore{db: db, mapped: boltmap.NewLimit(0)}, nil
 }
 
 // Close closes the database.
-func (s *scheduleStore) Close() error { return s.db.Close() }
+func (s *scheduleStore) Close() error {
+	s.mapped.Close()
+	return s.db.Close()
+}
 
 // get returns the schedule and the sitemap hint of url; a record that cannot be read
 // is none (the page starts its schedule afresh).
@@ -110,6 +119,7 @@ func (s *scheduleStore) put(url string, ps *pageSchedule) error {
 	if err != nil {
 		return fmt.Errorf("crawl: %s: %w", ScheduleFile, err)
 	}
+	_ = s.mapped.Check(s.db, false) // a failed drop loses nothing, and stops dropping
 	return nil
 }
 

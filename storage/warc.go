@@ -16,6 +16,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
 // Errors callers branch on.
@@ -160,6 +162,11 @@ type WARCWriter struct {
 	// openFile, when set, replaces os.OpenFile: tests inject write failures.
 	openFile func(name string, flag int, perm os.FileMode) (*os.File, error)
 
+	// mapped drops the digest index's mapped pages from the process once they grow
+	// by 64 MiB (package boltmap): lookups read a random page per payload, and each
+	// would stay mapped. Checked after each persist.
+	mapped *boltmap.Limit
+
 	mu      sync.Mutex // guards the fields below and the order of bytes in files
 	f       *os.File
 	name    string
@@ -243,12 +250,15 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		captures: make(map[string]pendingCapture),
 		durable:  make(map[string]int64),
 		cdx:      newCDXJWriter(opts.Dir, opts.NoSync),
+		mapped:   boltmap.NewLimit(0),
 	}
 	if err := w.recover(); err != nil {
+		w.mapped.Close()
 		db.Close()
 		return nil, err
 	}
 	if err := rebuildOpenIndexes(opts.Dir); err != nil {
+		w.mapped.Close()
 		db.Close()
 		return nil, err
 	}
@@ -959,6 +969,7 @@ func (w *WARCWriter) persist(min int) error {
 	if err != nil {
 		return ioError("update", "digest index", err)
 	}
+	_ = w.mapped.Check(w.db, false) // a failed drop loses nothing, and stops dropping
 	return nil
 }
 
@@ -981,6 +992,7 @@ func (w *WARCWriter) Close() error {
 	if perr := w.persist(0); perr != nil && err == nil {
 		err = perr
 	}
+	w.mapped.Close()
 	if cerr := w.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("storage: digest index: %w", cerr)
 	}
