@@ -61,8 +61,8 @@ type sitemapHint struct {
 type scheduleStore struct {
 	db *bolt.DB
 	// mapped drops the file's mapped pages from the process once they grow by 64
-	// MiB (package boltmap): each page's lookup reads a random leaf, which would
-	// stay mapped. Checked after each put.
+	// MiB (package boltmap, checked every 10 ms): each page's lookup reads a random
+	// leaf, which would stay mapped.
 	mapped *boltmap.Limit
 }
 
@@ -84,7 +84,9 @@ func openSchedule(path string) (*scheduleStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("crawl: %s: %w", path, err)
 	}
-	return &scheduleStore{db: db, mapped: boltmap.NewLimit(0)}, nil
+	s := &scheduleStore{db: db, mapped: boltmap.NewLimit(0)}
+	s.mapped.Watch(db, nil)
+	return s, nil
 }
 
 // Close closes the database.
@@ -119,7 +121,6 @@ func (s *scheduleStore) put(url string, ps *pageSchedule) error {
 	if err != nil {
 		return fmt.Errorf("crawl: %s: %w", ScheduleFile, err)
 	}
-	_ = s.mapped.Check(s.db, false) // a failed drop loses nothing, and stops dropping
 	return nil
 }
 

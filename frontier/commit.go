@@ -74,7 +74,6 @@ func (f *Frontier) commitLoop() {
 		}
 		f.commit(ops)
 		clear(ops)
-		f.checkMapped(f.db, false)
 	}
 }
 

@@ -50,9 +50,12 @@
 // pages are clean copies of the page cache, and the Frontier drops them from the
 // process (madvise MADV_DONTNEED, inside a read transaction, which keeps bbolt from
 // remapping meanwhile) whenever the process's file-backed resident size has grown by
-// Options.ResidentMap, 64 MiB, since the last drop; it checks at the end of Open,
-// after commits (at most every 10 ms) and after Check. The page cache keeps the
-// pages, and the next read of one maps it again (a minor fault). Linux only.
+// Options.ResidentMap, 64 MiB, since the last drop. A read maps the pages around the
+// one it reads too (64 KiB, or a whole large folio of the page cache), so a fold's
+// commit that reads a thousand random leaves maps 100 MiB: a goroutine checks every
+// 10 ms, beside the commits (a read transaction may run beside a write one), and Open
+// and Check check at their end (a read-only Frontier has only those). The page cache keeps the pages, and the next read of
+// one maps it again (a minor fault). Linux only.
 //
 // Format 3 and 4 files (before the Done log, before the seen set in runs) are read as
 // they are, and a writable Open marks them format 5, which older builds refuse. Format

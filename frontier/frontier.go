@@ -99,14 +99,14 @@ type Options struct {
 	LogBatch int
 	// ResidentMap bounds, in bytes, the pages of the file the process keeps mapped.
 	// bbolt reads the file through a read-only shared mapping, and each page read
-	// stays in the process's resident set (RssFile) although the page cache holds it
-	// anyway: at the end of Open, after commits (at most every 10 ms) and after
-	// Check, once the process's file-backed resident size has grown by more than
-	// ResidentMap since the last drop, the Frontier drops the mapping's pages from
-	// the process (the page cache keeps them; the next read of one maps it again).
-	// Other mapped files count in that growth too, which only makes drops come
-	// sooner. Linux only; elsewhere the pages are left to the system. 0 means 64
-	// MiB; negative means never drop.
+	// stays in the process's resident set (RssFile), with the pages around it,
+	// although the page cache holds them anyway: every 10 ms while the Frontier is
+	// open (for writing), and at the end of Open and Check, once the process's file-backed
+	// resident size has grown by more than ResidentMap since the last drop, the
+	// Frontier drops the mapping's pages from the process (the page cache keeps
+	// them; the next read of one maps it again). Other mapped files count in that
+	// growth too, which only makes drops come sooner. Linux only; elsewhere the
+	// pages are left to the system. 0 means 64 MiB; negative means never drop.
 	ResidentMap int64
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
@@ -284,9 +284,13 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	for _, h := range f.hosts {
 		f.fix(h)
 	}
-	// The pages load read (every host record, the log), in either mode.
-	f.checkMapped(db, true)
+	// The pages load read (every host record, the log), in either mode; then, for
+	// writing, every 10 ms until Close, beside whatever runs. (Not read-only: there
+	// bbolt loads its free list lazily, in Check, unguarded against a transaction
+	// beginning beside it; Check drops the pages at its end.)
+	f.checkMapped(db)
 	if !opts.ReadOnly {
+		f.mapped.Watch(db, nil)
 		f.ops = make(chan *op, 1024)
 		f.sending = true
 		f.stopped = make(chan struct{})

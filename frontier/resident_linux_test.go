@@ -131,7 +131,9 @@ func TestResidentMap(t *testing.T) {
 	}{{"never", -1}, {"256KiB", budget}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, _ := openTest(t, Options{ResidentMap: tc.budget, LinkBatch: 500})
-			f.mapped.SetInterval(0) // every commit
+			if got := f.mapped.Watching(); got != (tc.budget > 0) {
+				t.Fatalf("ResidentMap %d: watching %v", tc.budget, got)
+			}
 			es := residentEntries(20_000, 300)
 			addAll(t, f, es[:10_000])
 			// Cycles whose links are folded in by commits of their own.
@@ -147,6 +149,8 @@ func TestResidentMap(t *testing.T) {
 			if err := f.Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
+			// The watcher checks every 10 ms; this check makes the end certain.
+			f.checkMapped(f.db)
 			var size int64
 			if err := f.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
 				t.Fatal(err)
@@ -173,12 +177,11 @@ func TestResidentMap(t *testing.T) {
 }
 
 // TestDropConcurrent drops the mapping's pages over and over while workers lease and
-// finish URLs, adding links, and the committer drops them after each commit too.
+// finish URLs, adding links, and the Frontier's watcher drops them every 10 ms too.
 func TestDropConcurrent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f, _ := openTest(t, Options{ResidentMap: 1, LinkBatch: 100, MaxInFlightPerHost: 2})
-	f.mapped.SetInterval(0)
 	const workers, cycles = 8, 150
 	es := residentEntries(2_000+workers*cycles*5, 50)
 	addAll(t, f, es[:2_000])
@@ -249,6 +252,9 @@ func TestResidentMapReadOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if ro.mapped.Watching() {
+			t.Errorf("ResidentMap %d, read-only: watching; want only Open and Check to drop", tc.budget)
+		}
 		if err := ro.Check(); err != nil {
 			t.Fatal(err)
 		}
@@ -264,8 +270,7 @@ func TestResidentMapReadOnly(t *testing.T) {
 }
 
 // TestModelResidentMap runs the model test with a budget of one byte: the Frontier
-// drops its pages after nearly every commit (at most every 10 ms) and at every Open,
-// and behaves as the model says.
+// drops its pages every 10 ms and at every Open, and behaves as the model says.
 func TestModelResidentMap(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(4) {

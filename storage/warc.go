@@ -163,8 +163,8 @@ type WARCWriter struct {
 	openFile func(name string, flag int, perm os.FileMode) (*os.File, error)
 
 	// mapped drops the digest index's mapped pages from the process once they grow
-	// by 64 MiB (package boltmap): lookups read a random page per payload, and each
-	// would stay mapped. Checked after each persist.
+	// by 64 MiB (package boltmap, checked every 10 ms): lookups read a random page
+	// per payload, and each would stay mapped.
 	mapped *boltmap.Limit
 
 	mu      sync.Mutex // guards the fields below and the order of bytes in files
@@ -262,6 +262,7 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		db.Close()
 		return nil, err
 	}
+	w.mapped.Watch(db, nil)
 	return w, nil
 }
 
@@ -969,7 +970,6 @@ func (w *WARCWriter) persist(min int) error {
 	if err != nil {
 		return ioError("update", "digest index", err)
 	}
-	_ = w.mapped.Check(w.db, false) // a failed drop loses nothing, and stops dropping
 	return nil
 }
 

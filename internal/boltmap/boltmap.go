@@ -27,15 +27,14 @@ import (
 // DefaultBudget is a Limit's budget when none is given, in bytes.
 const DefaultBudget = 64 << 20
 
-// DefaultInterval is the least time between two checks of a Limit that are not
-// forced: reading the resident size costs a few microseconds, and the transactions of
-// 10 ms read few pages.
+// DefaultInterval is how often a watching Limit checks: reading the resident size
+// costs a few microseconds, and a fold maps at most a few MiB in 10 ms.
 const DefaultInterval = 10 * time.Millisecond
 
 // ErrWritable is returned by DropTx for a write transaction, which may remap the file.
 var ErrWritable = errors.New("boltmap: write transaction")
 
-// A Limit drops the pages of bbolt mappings once the process's file-backed resident
+// A Limit drops the pages of a bbolt mapping once the process's file-backed resident
 // size (RssFile and RssShmem, from /proc/self/statm) has grown by more than its budget
 // since its last drop. Other mapped files count in that growth too (the program's own
 // text, other bbolt files): they only make a drop come sooner. Where another mapping
@@ -43,22 +42,31 @@ var ErrWritable = errors.New("boltmap: write transaction")
 // never more than the other's pages at this Limit's last drop, so the pages of the
 // file checked stay below the budget plus those.
 //
+// A read maps more than the page it reads: the kernel maps the pages around it that
+// the page cache holds (64 KiB at a time, or a whole large folio), so one lookup in a
+// B+tree maps about 128 KiB, and a transaction that reads a thousand random leaves
+// maps 100 MiB. That is why a Limit watches from a goroutine of its own (Watch)
+// rather than after transactions: a drop runs in a read transaction, which bbolt lets
+// run beside a write transaction, so the pages a long write transaction maps are
+// dropped while it runs.
+//
 // A Limit is safe for simultaneous use by multiple goroutines.
 type Limit struct {
 	mu       sync.Mutex
 	budget   int64         // growth in bytes that starts a drop; <= 0: never drop
-	interval time.Duration // least time between two checks not forced
-	last     time.Time     // of the last check
 	base     int64         // the process's file-backed resident bytes after the last drop
-	rss      *residentFile // nil where it cannot be read: never drop
+	rss      *residentFile // nil where it cannot be read, or after Close: never drop
 	drops    atomic.Int64
+	stop     chan struct{} // closed by Close to stop the watcher
+	wg       sync.WaitGroup
+	watching bool // a watcher was started
 }
 
 // NewLimit returns a Limit of budget bytes: 0 means DefaultBudget, a negative budget
 // never drops. It reads the resident size now: call it before opening the file, so
 // that the first Check counts what opening it read.
 func NewLimit(budget int64) *Limit {
-	l := &Limit{budget: budget, interval: DefaultInterval}
+	l := &Limit{budget: budget, stop: make(chan struct{})}
 	if l.budget == 0 {
 		l.budget = DefaultBudget
 	}
@@ -69,22 +77,55 @@ func NewLimit(budget int64) *Limit {
 	return l
 }
 
-// SetInterval sets the least time between two checks that are not forced; 0 checks
-// every time.
-func (l *Limit) SetInterval(d time.Duration) {
+// Watch starts a goroutine that checks db (see Check) at every tick until Close; nil
+// ticks means every DefaultInterval. A Limit that never drops starts none. Call it
+// once.
+func (l *Limit) Watch(db *bolt.DB, ticks <-chan time.Time) {
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
-	l.interval = d
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	if l.budget <= 0 || l.rss == nil {
+		return
+	}
+	var ticker *time.Ticker
+	if ticks == nil {
+		ticker = time.NewTicker(DefaultInterval)
+		ticks = ticker.C
+	}
+	l.watching = true
+	l.wg.Go(func() {
+		if ticker != nil {
+			defer ticker.Stop()
+		}
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-ticks:
+				if l.Check(db) != nil {
+					return // turned off
+				}
+			}
+		}
+	})
+}
+
+// Watching reports whether Watch started a watcher (until Close).
+func (l *Limit) Watching() bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.watching && l.rss != nil
 }
 
 // Check drops db's mapped pages if the resident size has grown by more than the budget
-// since the last drop. Unless force is set, it returns at once if the last check was
-// less than the interval ago. A failed drop (which loses nothing) turns the Limit off
-// and is returned. A nil Limit never drops.
-func (l *Limit) Check(db *bolt.DB, force bool) error {
+// since the last drop. A failed drop (which loses nothing) turns the Limit off and is
+// returned. A nil Limit never drops.
+func (l *Limit) Check(db *bolt.DB) error {
 	if l == nil {
 		return nil
 	}
@@ -93,11 +134,6 @@ func (l *Limit) Check(db *bolt.DB, force bool) error {
 	if l.budget <= 0 || l.rss == nil {
 		return nil
 	}
-	now := time.Now()
-	if !force && now.Sub(l.last) < l.interval {
-		return nil
-	}
-	l.last = now
 	n := l.rss.bytes()
 	if n < 0 || n-l.base <= l.budget {
 		return nil
@@ -121,16 +157,25 @@ func (l *Limit) Drops() int64 {
 	return l.drops.Load()
 }
 
-// Close releases what the Limit holds; later Checks do nothing. Close is safe to call
-// more than once, and on a nil Limit.
+// Close stops the watcher, waits for it, and releases what the Limit holds; later
+// Checks do nothing. Call it before closing the database. Close is safe to call more
+// than once, and on a nil Limit.
 func (l *Limit) Close() {
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.mu.Unlock()
+	l.wg.Wait() // outside mu: the watcher's Check takes it
+	l.mu.Lock()
 	l.rss.close()
 	l.rss = nil
+	l.mu.Unlock()
 }
 
 // Drop drops every page of db's mapping from the process's page tables, in a read

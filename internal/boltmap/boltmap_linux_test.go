@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -113,10 +114,9 @@ func TestLimit(t *testing.T) {
 	}{{-1, 0}, {1 << 30, 0}, {1 << 20, 2}} {
 		l := NewLimit(tc.budget)
 		db := openFilled(t, n)
-		l.SetInterval(0)
 		for range 2 {
 			readAll(t, db, n)
-			if err := l.Check(db, false); err != nil {
+			if err := l.Check(db); err != nil {
 				t.Fatal(err)
 			}
 			if tc.drops > 0 {
@@ -130,7 +130,7 @@ func TestLimit(t *testing.T) {
 		}
 		l.Close()
 		l.Close()
-		if err := l.Check(db, true); err != nil || l.Drops() != tc.drops {
+		if err := l.Check(db); err != nil || l.Drops() != tc.drops {
 			t.Errorf("budget %d: Check after Close = %v, %d drops; want nil, %d", tc.budget, err, l.Drops(), tc.drops)
 		}
 	}
@@ -194,4 +194,44 @@ func TestDropConcurrent(t *testing.T) {
 	close(stop)
 	bg.Wait()
 	readAll(t, db, 20_000)
+}
+
+// TestWatch: the watcher checks at each tick, beside a read transaction that goes on
+// reading (as a long write transaction would), and Close stops it.
+func TestWatch(t *testing.T) {
+	const n = 10_000
+	db := openFilled(t, n)
+	l := NewLimit(1 << 20)
+	ticks := make(chan time.Time) // unbuffered: a second tick is taken once the first is checked
+	l.Watch(db, ticks)
+	err := db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucket).Cursor()
+		i := 0
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if !bytes.Equal(v, value(i)) {
+				t.Fatalf("key %d: value %x...", i, v[:8])
+			}
+			if i++; i == n/2 {
+				ticks <- time.Time{}
+				ticks <- time.Time{}
+				if got := l.Drops(); got != 1 {
+					t.Fatalf("half way: %d drops, want 1", got)
+				}
+				if got := resident(t, db); got > 64<<10 {
+					t.Errorf("half way, after the drop: %d bytes mapped; want at most 64 KiB", got)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	select {
+	case ticks <- time.Time{}:
+		t.Fatal("the watcher took a tick after Close")
+	default:
+	}
+	readAll(t, db, n)
 }
