@@ -63,7 +63,7 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt
 		if !more(binary.BigEndian.AppendUint64(nil, key), idx.n+len(links)) {
 			return errEnough
 		}
-		if len(recs) == math.MaxUint32 {
+		if uint64(len(recs)) >= math.MaxUint32 {
 			return fmt.Errorf("%w: too many staged records", ErrCorrupt)
 		}
 		var err error
