@@ -21,8 +21,10 @@ import (
 // transaction holds bbolt's mmap lock for reading until it ends, and bbolt remaps the
 // file (when a write transaction allocates past the mapping) only under that lock
 // for writing, so the mapping stays where it is, as large as it is, for the whole
-// call. A read transaction's size is never beyond the mapping: bbolt grows the
-// mapping before a write transaction allocates a page past it, and never shrinks it.
+// call. A read transaction's size is never beyond the mapping (bbolt grows the
+// mapping before a write transaction allocates a page past it, and never shrinks it)
+// unless the file is damaged, and the range is cut to the mapping, as
+// /proc/self/maps gives it, all the same.
 // The mapping starts on a page boundary (mmap's result), and the kernel rounds the
 // length up to a whole page, which the mapping, made of whole pages, covers. Memory
 // outside the mapping is never touched: MADV_DONTNEED over anonymous memory (the Go
@@ -36,10 +38,55 @@ func DropTx(tx *bolt.Tx) error {
 		return nil
 	}
 	addr := tx.DB().Info().Data
-	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(size), syscall.MADV_DONTNEED); errno != 0 {
+	// A damaged file's meta page may count more pages than the file has, and than
+	// bbolt mapped when it opened the file (bbolt does not check, and maps no more
+	// than the file's size rounded up): cut the range to the mapping.
+	mapped, err := mappedLen(addr)
+	if err != nil {
+		return err
+	}
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, min(uintptr(size), mapped), syscall.MADV_DONTNEED); errno != 0 {
 		return os.NewSyscallError("madvise", errno)
 	}
 	return nil
+}
+
+// mappedLen returns the length of the mapping at addr, from /proc/self/maps: from
+// addr to the end of the areas that follow one another without a gap and map the
+// same file as the one addr lies in.
+func mappedLen(addr uintptr) (uintptr, error) {
+	data, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return 0, fmt.Errorf("boltmap: %w", err)
+	}
+	var end uintptr
+	var file string
+	for line := range bytes.Lines(data) {
+		// start-end perms offset dev inode [path]
+		f := bytes.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		lo, hi, _ := bytes.Cut(f[0], []byte("-"))
+		start, err1 := strconv.ParseUint(string(lo), 16, 64)
+		stop, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		id := string(f[3]) + " " + string(f[4])
+		switch {
+		case end == 0 && uintptr(start) <= addr && addr < uintptr(stop):
+			end, file = uintptr(stop), id
+		case end != 0 && uintptr(start) == end && id == file:
+			end = uintptr(stop)
+		case end != 0:
+			return end - addr, nil
+		}
+	}
+	if end == 0 {
+		return 0, fmt.Errorf("boltmap: no mapping at %#x in /proc/self/maps", addr)
+	}
+	return end - addr, nil
 }
 
 // residentFile reads the process's file-backed resident size from /proc/self/statm,
