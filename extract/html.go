@@ -52,9 +52,10 @@ type HTMLOptions struct {
 	// heuristic needs a tree). In well-formed markup it finds what the tree finds, the
 	// same Page; in tag soup that the HTML parser rearranges it may differ in a few
 	// links and anchor texts (an <a> inside <select> or a <frame> outside a <frameset>,
-	// which the parser drops, is kept; an <a> the parser re-opens is seen once; an
-	// element that ends <svg> or <math> early is not seen as ending it). Page.Fallback
-	// stays false. False builds the tree.
+	// which the parser drops, is kept; an <a> the parser re-opens is seen once). An
+	// HTML element that ends an <svg> or <math> left open (a <div>, a <p>, a <meta>)
+	// ends it for the scan too, as for the parser. Page.Fallback stays false. False
+	// builds the tree.
 	TokenScan bool
 }
 

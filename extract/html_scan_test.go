@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,6 +163,7 @@ func FuzzHTMLScanSkip(f *testing.F) {
 	}
 	f.Add([]byte(`<p>text<script>a<b</script><a href=/x>x</a>t<svg><title>t<a href=/s>s</a></title>t</svg>`), true)
 	f.Add([]byte(`<noscript>n<a href=/n>n</a></noscript><plaintext>p<a href=/p>`), false)
+	f.Add([]byte(`<svg><use href=#i><div><a href=/d>d</a><svg><font size=1><meta name=robots content=nofollow>`), false)
 	f.Add([]byte(`a < b <!-- c <a href=/c> --> d &amp e<title>t<a href=/t></title><xmp>x<a href=/x></xmp>`), true)
 	base, err := (*URLRules)(nil).canonParse(htmlTestURL.String())
 	if err != nil {
@@ -178,4 +180,39 @@ func FuzzHTMLScanSkip(f *testing.F) {
 			t.Errorf("scan jumping over text:\n\tgot  %s\n\twant %s", got, want)
 		}
 	})
+}
+
+// TestHTMLTokenScanBreakout: an HTML element such as <div>, <p> or <meta> ends the
+// <svg> or <math> it is in, as the parser reads it, so that a page that leaves an
+// <svg> open keeps its links and its meta robots with TokenScan as with the tree.
+func TestHTMLTokenScanBreakout(t *testing.T) {
+	tests := []struct {
+		in       string
+		links    []string
+		nofollow bool
+	}{
+		{`<svg><use href=#i></svg<div><ul><li><a href=/a>a</a></ul></div>`, []string{"https://example.com/a"}, false},
+		{`<svg><p><a href=/b>b</a>`, []string{"https://example.com/b"}, false},
+		{`<math><mi><svg><div><a href=/c>c</a></div></svg></mi></math>`, []string{"https://example.com/c"}, false},
+		{`<svg><font color=red><a href=/d>d</a></font></svg>`, []string{"https://example.com/d"}, false},
+		{`<svg><font><a href=/svg-a>e</a></font></svg><a href=/e>e</a>`, []string{"https://example.com/e"}, false},
+		{`<svg><br/><a href=/f>f</a>`, []string{"https://example.com/f"}, false},
+		{`<body><svg><meta name=robots content=nofollow></svg><a href=/g>g</a>`, []string{"https://example.com/g"}, true},
+		{`<svg><img alt=i><a href=/h><img src=x alt=h></a></svg>`, []string{"https://example.com/h"}, false},
+	}
+	for _, tt := range tests {
+		for _, scan := range []bool{false, true} {
+			p, err := HTML(htmlTestURL, nil, []byte(tt.in), HTMLOptions{Agent: "ExampleBot", TokenScan: scan})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range p.Links {
+				got = append(got, l.URL)
+			}
+			if !slices.Equal(got, tt.links) || p.Robots.NoFollow != tt.nofollow {
+				t.Errorf("HTML(%q), TokenScan %v:\n\tgot links %q, nofollow %v\n\twant %q, %v", tt.in, scan, got, p.Robots.NoFollow, tt.links, tt.nofollow)
+			}
+		}
+	}
 }

@@ -102,6 +102,13 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 				}
 				continue
 			}
+			if foreign > 0 && htmlBreakout(z, a, hasAttr) {
+				// An HTML element ends the foreign content it is in, as the parser
+				// reads it (an <svg> left open, then a <div>): it pops the elements
+				// up to the nearest HTML one or integration point and reads the tag
+				// as HTML.
+				foreign = 0
+			}
 			if foreign > 0 {
 				// As the parser does: no raw text in foreign content (an SVG <title>).
 				z.NextIsNotRawText()
@@ -263,6 +270,37 @@ type htmlPoint struct {
 var htmlPoints = map[atom.Atom]bool{
 	atom.Foreignobject: true, atom.Desc: true, atom.Title: true,
 	atom.Mi: true, atom.Mo: true, atom.Mn: true, atom.Ms: true, atom.Mtext: true,
+}
+
+// htmlBreakout reports whether the start tag z has just read, of element a, ends
+// foreign content, as the parser says ("tree construction", "parsing tokens in foreign
+// content"): the elements htmlBreakouts lists, and <font> with a color, face or size
+// attribute, whose attributes it reads then.
+func htmlBreakout(z *html.Tokenizer, a atom.Atom, hasAttr bool) bool {
+	if a != atom.Font {
+		return htmlBreakouts[a]
+	}
+	for more := hasAttr; more; {
+		var k []byte
+		k, _, more = z.TagAttr()
+		if s := string(k); s == "color" || s == "face" || s == "size" {
+			return true
+		}
+	}
+	return false
+}
+
+// htmlBreakouts lists the HTML elements whose start tag ends foreign content.
+var htmlBreakouts = map[atom.Atom]bool{
+	atom.B: true, atom.Big: true, atom.Blockquote: true, atom.Body: true, atom.Br: true,
+	atom.Center: true, atom.Code: true, atom.Dd: true, atom.Div: true, atom.Dl: true,
+	atom.Dt: true, atom.Em: true, atom.Embed: true, atom.H1: true, atom.H2: true,
+	atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Head: true,
+	atom.Hr: true, atom.I: true, atom.Img: true, atom.Li: true, atom.Listing: true,
+	atom.Menu: true, atom.Meta: true, atom.Nobr: true, atom.Ol: true, atom.P: true,
+	atom.Pre: true, atom.Ruby: true, atom.S: true, atom.Small: true, atom.Span: true,
+	atom.Strong: true, atom.Strike: true, atom.Sub: true, atom.Sup: true, atom.Table: true,
+	atom.Tt: true, atom.U: true, atom.Ul: true, atom.Var: true,
 }
 
 // htmlScanAttrs lists the elements whose attributes htmlTokenScan reads.
