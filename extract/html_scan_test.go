@@ -151,15 +151,8 @@ func TestHTMLTokenScanSkipsText(t *testing.T) {
 // FuzzHTMLScanSkip checks that jumping over runs of text changes nothing the token scan
 // finds: jumping over every run (of one byte or more) gives the Page of reading them all.
 func FuzzHTMLScanSkip(f *testing.F) {
-	inputs, _ := filepath.Glob(filepath.Join("testdata", "html", "*.html"))
-	for _, in := range inputs {
-		b, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) < 4096 {
-			f.Add(b, false)
-		}
+	for _, b := range htmlFuzzSeeds(f) {
+		f.Add(b, false)
 	}
 	f.Add([]byte(`<p>text<script>a<b</script><a href=/x>x</a>t<svg><title>t<a href=/s>s</a></title>t</svg>`), true)
 	f.Add([]byte(`<noscript>n<a href=/n>n</a></noscript><plaintext>p<a href=/p>`), false)

@@ -260,15 +260,8 @@ func TestHTMLHostileSingleLine(t *testing.T) {
 // what it returns keeps its promises: valid UTF-8, absolute http(s) links that are
 // already in normalised form, limits kept; with the tree and with TokenScan.
 func FuzzHTML(f *testing.F) {
-	inputs, _ := filepath.Glob(filepath.Join("testdata", "html", "*.html"))
-	for _, in := range inputs {
-		b, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) < 4096 {
-			f.Add(b, "text/html")
-		}
+	for _, b := range htmlFuzzSeeds(f) {
+		f.Add(b, "text/html")
 	}
 	f.Add([]byte(`<base href="//h/"><a href="\\x">`), "text/html; charset=utf-16")
 	f.Add([]byte(`<svg><a href="/s"><title>t</title></a></svg><math><mi><a href=/m>`), "")
@@ -281,6 +274,23 @@ func FuzzHTML(f *testing.F) {
 			fuzzHTMLCheck(t, h, body, opts)
 		}
 	})
+}
+
+// htmlFuzzSeeds returns the golden inputs small enough to seed a fuzz target.
+func htmlFuzzSeeds(f *testing.F) [][]byte {
+	f.Helper()
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "html", "*.html"))
+	var seeds [][]byte
+	for _, in := range inputs {
+		b, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) < 4096 {
+			seeds = append(seeds, b)
+		}
+	}
+	return seeds
 }
 
 // fuzzHTMLCheck runs HTML on body and checks what FuzzHTML promises.
