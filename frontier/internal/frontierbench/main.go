@@ -7,7 +7,7 @@
 //	go run ./frontier/internal/frontierbench -urls 1000000,10000000 -hosts 100000
 //
 // With -stage the database is built through Stage, and a Flush at the end, rather
-// than Add.
+// than Add. -buildprofile FILE writes a CPU profile of the build (go tool pprof).
 //
 // Sizes are built in order, each growing the database of the one before; the cycles
 // of each size add their links, so the next size starts a little larger. The run
