@@ -166,7 +166,8 @@
 //     than it sorts in memory: FoldLinks at a time (1,048,576 by default, 32 MiB),
 //     an external merge sort. Each sorted chunk of the index goes to a temporary
 //     file beside the database, unlinked as soon as it is made (a crash leaves
-//     nothing behind: a fold cut by one indexes its records again and passes over
+//     nothing behind, or, where an open file cannot be unlinked, nothing the next
+//     Open does not remove: a fold cut by one indexes its records again and passes over
 //     the links it had queued, which come first in the same order), and the fold
 //     merges the chunks as it reads them, one 64 KiB buffer each. Staged links are durable,
 //     but they are not leased, counted as added or duplicates, or held to limits

@@ -9,7 +9,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -94,8 +96,8 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt
 // foldIndex is a fold's index, read in the fold's order with take: sorted chunks, one
 // in memory and the others in temporary files of foldLinkSize bytes per link, merged.
 // A crash loses nothing of it: the files are unlinked as soon as they are made (where
-// the system allows; elsewhere when the index is closed), and a fold cut by a crash
-// indexes its records again.
+// the system allows; elsewhere when the index is closed, or by the next Open after a
+// crash: removeFoldFiles), and a fold cut by a crash indexes its records again.
 type foldIndex struct {
 	n     int // links in all
 	taken int // links read by take
@@ -125,7 +127,7 @@ func (x *foldIndex) add(s *foldSource, n int) {
 
 // spill writes sorted links to a new temporary file in dir and adds it to x.
 func (x *foldIndex) spill(links []foldLink, dir string) error {
-	file, err := os.CreateTemp(dir, ".frontier-fold-*")
+	file, err := os.CreateTemp(dir, foldFilePrefix+"*")
 	if err != nil {
 		return fmt.Errorf("frontier: fold index: %w", err)
 	}
@@ -151,6 +153,22 @@ func (x *foldIndex) spill(links []foldLink, dir string) error {
 	s.r = bufio.NewReaderSize(file, 1<<16)
 	x.n += len(links)
 	return nil
+}
+
+// foldFilePrefix starts the names of the temporary files of a fold's index.
+const foldFilePrefix = ".frontier-fold-"
+
+// removeFoldFiles removes from dir the files of fold indexes that a process ended
+// without closing, where the system did not let them be unlinked at once (Windows):
+// nothing else would. One still open in another process is not removed there, and
+// elsewhere it was unlinked already.
+func removeFoldFiles(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), foldFilePrefix) && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // take returns the next n links of the index in the fold's order, fewer at its end.

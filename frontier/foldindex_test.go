@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -376,5 +378,43 @@ func TestFoldIndexChunks(t *testing.T) {
 		if got := all(sortAt, t.TempDir()); !slices.Equal(got, want) {
 			t.Errorf("sortAt %d: %d links, differ from the %d sorted in memory", sortAt, len(got), len(want))
 		}
+	}
+}
+
+// TestFoldFilesLeft: the files of a fold's index that a process left behind (where
+// they cannot be unlinked while open, and the process ended before closing them) are
+// removed by the next writable Open, and by no read-only one.
+func TestFoldFilesLeft(t *testing.T) {
+	t.Parallel()
+	f, path := openTest(t, Options{})
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(path)
+	left := filepath.Join(dir, foldFilePrefix+"123456")
+	other := filepath.Join(dir, "frontier-fold-notes.txt")
+	for _, name := range []string{left, other} {
+		if err := os.WriteFile(name, make([]byte, foldLinkSize*4), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("after a read-only Open: %v; want the file left alone", err)
+	}
+	f, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := os.Stat(left); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after Open, %s: %v; want it removed", left, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("after Open, %s: %v; want it kept", other, err)
 	}
 }

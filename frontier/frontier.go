@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -84,7 +85,7 @@ type Options struct {
 	// (whole log records: the record that reaches it is the fold's last); beyond
 	// FoldLinks, it sorts them FoldLinks at a time into temporary files in the
 	// database's directory (32 bytes per link, unlinked at once where the system
-	// allows) and merges those as it queues the links. A fold writes fewer bytes per
+	// allows, else removed at the fold's end or by the next Open) and merges those as it queues the links. A fold writes fewer bytes per
 	// link the more links it takes, since it rewrites about one queue page per host
 	// it touches however many links that host gets. With LinkBatch 0 or less, it is
 	// also how many entries given to Stage start a fold. 0 or less means 1,048,576
@@ -276,6 +277,9 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	f.logBatch = opts.LogBatch
 	if f.logBatch <= 0 {
 		f.logBatch = defaultLogBatch
+	}
+	if !opts.ReadOnly {
+		removeFoldFiles(filepath.Dir(path)) // left by a fold cut short
 	}
 	if err := f.load(path); err != nil {
 		db.Close()
