@@ -236,6 +236,26 @@
 // last key its last commit wrote. Check reads every block (sorted, no overlap within
 // a run, sizes, counts as the directory says, no block of a run it does not name).
 //
+// # Why the queue stays one B+tree keyed by host
+//
+// What a fold writes per link is now mostly queue pages: a host's URLs are one key
+// range, so a fold rewrites the last page of every host it gives a link, 4 KiB
+// however few links that host gets. At 10M URLs over 100,000 hosts that is about a
+// page per link for folds of 100,000 links, 0.75 of the bytes per cycle for folds
+// of 1,000,000 (BENCHMARKS.md, "folds larger than memory"). A layout keyed by fold
+// instead (each fold's links written once, in order, as a segment of their own, as
+// the seen set's runs are) writes each link once, about 150 bytes, but then a
+// host's queue is spread over every segment that holds some of its URLs: Next must
+// merge them, a finished URL must be marked without rewriting its segment (a cursor
+// per host and segment, and a set for the leases finished out of order and the
+// retries), and the segments per host must be bounded by merging them, which
+// rewrites the queued URLs again at each merge (with the seen set's fan-in of 4,
+// about 3 more times at 10M URLs). That leaves about a third of the queue's bytes,
+// for a read path several times as complex, at the cost of the one guarantee that
+// is simplest to check today: that a host's queue is its key range. Larger folds
+// reach part of that saving with the layout unchanged, and a fold no longer needs
+// the memory to sort them (The batched path); so the queue stays a B+tree.
+//
 // # Repairs
 //
 // [Frontier.Requeue] gives back to their queues URLs that finished but whose results
