@@ -239,25 +239,23 @@
 // # Why the queue stays one B+tree keyed by host
 //
 // What a fold writes per link is now mostly queue pages: a host's URLs are one key
-// range, so a fold rewrites the last page of every host it gives a link, 4 KiB
-// however few links that host gets: the fewer links per host in a fold, the more
-// bytes per link (at 10M URLs over 100,000 hosts, folds of 1,000,000 links wrote
-// 0.75 of the bytes per cycle of folds of 100,000: BENCHMARKS.md, "folds larger
-// than memory"). A layout keyed by fold
-// instead (each fold's links written once, in order, as a segment of their own, as
-// the seen set's runs are) writes each link once, about 150 bytes, but then a
-// host's queue is spread over every segment that holds some of its URLs: Next must
-// merge them, a finished URL must be marked without rewriting its segment (a cursor
-// per host and segment, and a set for the leases finished out of order and the
-// retries), and the segments per host must be bounded by merging them, which
-// rewrites the queued URLs again at each merge (with the seen set's fan-in of 4,
-// about 3 more times at 10M URLs): about 600 bytes per link in all. A fold that
-// gives each host 10 links or more writes about as much into a host-keyed queue
-// (a page or two per host, 4 KiB each), so segments would win only over small
-// folds, for a read path several times as complex and without the guarantee that
-// is simplest to check today, that a host's queue is its key range.
-// Larger folds reach the saving with the layout unchanged, and a fold no longer
-// needs the memory to sort them (The batched path); so the queue stays a B+tree.
+// range, so a fold rewrites the last page of every host it gives a link, 4 KiB however
+// few links that host gets: the fewer links per host in a fold, the more bytes per link
+// (at 10M URLs over 100,000 hosts, folds of 1,000,000 links wrote 0.75 of the bytes per
+// cycle of folds of 100,000: BENCHMARKS.md, "folds larger than memory"). A layout keyed
+// by fold instead (each fold's links written once, in order, as a segment of their own,
+// as the seen set's runs are) writes each link once, about 150 bytes, but then a host's
+// queue is spread over every segment that holds some of its URLs: Next must merge them,
+// a finished URL must be marked without rewriting its segment (a cursor per host and
+// segment, and a set for the leases finished out of order and the retries), and the
+// segments per host must be bounded by merging them, which rewrites the queued URLs
+// again at each merge (with the seen set's fan-in of 4, about 3 more times at 10M
+// URLs): about 600 bytes per link in all. A fold that gives each host 10 links or more
+// writes about as much into a host-keyed queue (a page or two per host, 4 KiB each), so
+// segments would win only over small folds, for a read path several times as complex
+// and without the guarantee that is simplest to check today, that a host's queue is its
+// key range. Larger folds reach the saving with the layout unchanged, and a fold no
+// longer needs the memory to sort them (The batched path); so the queue stays a B+tree.
 //
 // # Repairs
 //
