@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Reasons Add refuses an entry; Stats.Refused counts them.
@@ -35,6 +37,14 @@ type prepared struct {
 	val    []byte
 	reject string // a refusal reason known before the transaction
 	seq    uint64 // for a staged link, the sequence number it got when staged; else 0
+
+	// A large Add looks its URLs up in the seen set before its commits, beside the
+	// committer (precheck): dup if the URL was seen then; else since, the seen set's
+	// next run id then (0: not looked up), and sinceOpen, its open run then, so that
+	// the commit probes only what was added after (seenTx.containsSince).
+	dup       bool
+	since     uint64
+	sinceOpen uint64
 }
 
 func (f *Frontier) prepare(entries []Entry) []prepared {
@@ -125,8 +135,11 @@ func (b *batch) add(p *prepared) (bool, error) {
 
 // seenBefore reports whether p's URL is in the seen set or was added by this batch.
 func (b *batch) seenBefore(p *prepared) (bool, error) {
-	if _, ok := b.newSeen[p.fp]; ok {
+	if _, ok := b.newSeen[p.fp]; ok || p.dup {
 		return true, nil
+	}
+	if p.since != 0 {
+		return b.seen.containsSince(&p.fp, p.since, p.sinceOpen)
 	}
 	return b.seen.contains(&p.fp)
 }
@@ -187,6 +200,7 @@ func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
 		ps[i].seq = uint64(i + 1) // made absolute by the first chunk
 	}
 	sortBySeen(ps)
+	f.precheck(ps)
 	added, pos := 0, 0
 	for pos < len(ps) {
 		var next, n int
@@ -205,8 +219,62 @@ func (f *Frontier) addSorted(ctx context.Context, ps []prepared) (int, error) {
 			return added, err
 		}
 		pos, added = next, added+n
+		if addCommitted != nil {
+			addCommitted()
+		}
 	}
 	return added, nil
+}
+
+// precheckChunk is how many URLs precheck looks up per read transaction (0: none,
+// for tests): a read transaction holds off the remap of a growing file until it ends.
+var precheckChunk = 16384
+
+// prechecked, if set, is called by precheck after each read transaction, and
+// addCommitted by a large Add after each commit.
+var prechecked, addCommitted func() // for tests
+
+// precheck looks the URLs of ps, sorted by seen key, up in the seen set as committed,
+// in read transactions, and marks them for seenBefore: the lookups of a large Add,
+// a probe of every run per URL, then run in the caller's goroutine rather than in
+// the committer's, which all commits wait for. A URL seen then is a duplicate; one
+// not seen is looked up again by its commit, but only in what changed since (level
+// 0, new runs, the run that was open). A failure leaves the lookups to the commits.
+func (f *Frontier) precheck(ps []prepared) {
+	if precheckChunk <= 0 || f.checkOpen() != nil {
+		return
+	}
+	for lo := 0; lo < len(ps); lo += precheckChunk {
+		hi := min(lo+precheckChunk, len(ps))
+		err := f.view(func(tx *bolt.Tx) error {
+			st, err := decodeSeenState(tx.Bucket(bucketMeta).Get(keySeenSet))
+			if err != nil {
+				return err
+			}
+			s := newSeenTx(tx, st)
+			for i := lo; i < hi; i++ {
+				p := &ps[i]
+				if p.reject != "" {
+					continue
+				}
+				seen, err := s.contains(&p.fp)
+				if err != nil {
+					return err
+				}
+				p.dup, p.since, p.sinceOpen = seen, st.nextID, st.open.id
+			}
+			return nil
+		})
+		if err != nil {
+			for i := lo; i < hi; i++ {
+				ps[i].dup, ps[i].since, ps[i].sinceOpen = false, 0, 0
+			}
+			return
+		}
+		if prechecked != nil {
+			prechecked()
+		}
+	}
 }
 
 // checkOpen returns the error a call would meet: ErrReadOnly, ErrClosed or a failed

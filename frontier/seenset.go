@@ -374,6 +374,31 @@ func (s *seenTx) contains(k *seenKey) (bool, error) {
 	return s.legacy != nil && s.legacy.Get(k[:]) != nil, nil
 }
 
+// containsSince is contains for a key that a lookup found in none of the levels of
+// the seen set whose directory had since as its next run id and open as its open
+// run: keys are only ever added, to level 0, to the open run, or to a run made since
+// (a merge's output included), so those are all it probes.
+func (s *seenTx) containsSince(k *seenKey, since, open uint64) (bool, error) {
+	if s.l0 != nil && s.l0.Get(k[:]) != nil {
+		return true, nil
+	}
+	if len(s.views) < len(s.st.runs) {
+		s.views = append(s.views, make([]*blockView, len(s.st.runs)-len(s.views))...)
+	}
+	for i, r := range s.st.runs {
+		if r.id < since && r.id != open {
+			continue
+		}
+		if ok, err := s.inRun(r.id, k, &s.views[i]); ok || err != nil {
+			return ok, err
+		}
+	}
+	if s.st.open.id != 0 && cmpSeen(k[:], s.st.openLast[:]) <= 0 {
+		return s.inRun(s.st.open.id, k, nil)
+	}
+	return false, nil
+}
+
 // inRun reports whether run id holds k. view, unless nil (the open run, whose last
 // block grows), is where the block read last is kept for the next lookups.
 func (s *seenTx) inRun(id uint64, k *seenKey, view **blockView) (bool, error) {
