@@ -144,7 +144,10 @@
 //     What can be done outside the committer goroutine, which every caller waits
 //     for, is done in the caller's: each URL's host (without url.Parse for the URLs
 //     most crawls meet), fingerprint and encoding, split over GOMAXPROCS goroutines
-//     for a large Add, and the sort. An Add does not go through the log: its answer
+//     for a large Add, the sort, and the lookups in the seen set, in read
+//     transactions of 16,384 URLs: a URL seen then is a duplicate, and the commits
+//     look the others up again only in what was added since (level 0, the runs made
+//     since, the run then open). An Add does not go through the log: its answer
 //     (how many were new) needs a fold of its own URLs before it returns, and a fold
 //     of N URLs rewrites as many queue pages as an Add of N, plus the log written,
 //     read and deleted. What bounds a large Add is the committer: at 10M URLs over
