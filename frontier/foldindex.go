@@ -68,12 +68,9 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt
 		if uint64(len(recs)) >= math.MaxUint32 {
 			return fmt.Errorf("%w: too many staged records", ErrCorrupt)
 		}
-		var err error
-		var withSeq bool
-		if links, withSeq, err = indexRecord(links, uint32(len(recs)), rec); err != nil {
-			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
-		}
-		recs = append(recs, foldRec{key: key, partLen: partLen(staged, key), withSeq: withSeq})
+		// The links indexed go to a file only once more follow: a fold that ends
+		// at sortAt links, as one of LinkBatch links does where LinkBatch is
+		// FoldLinks, keeps them in memory.
 		if sortAt > 0 && len(links) >= sortAt {
 			sortFold(links)
 			if err := idx.spill(links, dir); err != nil {
@@ -81,6 +78,12 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt
 			}
 			links = links[:0]
 		}
+		var err error
+		var withSeq bool
+		if links, withSeq, err = indexRecord(links, uint32(len(recs)), rec); err != nil {
+			return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
+		}
+		recs = append(recs, foldRec{key: key, partLen: partLen(staged, key), withSeq: withSeq})
 		return nil
 	})
 	if err != nil {

@@ -418,3 +418,40 @@ func TestFoldFilesLeft(t *testing.T) {
 		t.Errorf("after Open, %s: %v; want it kept", other, err)
 	}
 }
+
+// TestFoldIndexInMemory: a fold whose links reach sortAt only with its last record
+// (one of LinkBatch links where LinkBatch is FoldLinks, the defaults) sorts them in
+// memory and writes no file; one more record, and the first chunk goes to a file.
+func TestFoldIndexInMemory(t *testing.T) {
+	db := logDB(t)
+	var recs []logRecord
+	for r := range 4 {
+		recs = append(recs, logRecord{uint64(r + 1), stagedRecord(testLinks(10, uint64(100*r+1))...)})
+	}
+	putRecords(t, db, true, recs...)
+	for _, tc := range []struct {
+		fold  int // links the fold takes in: whole records while fewer
+		files int
+	}{{30, 0}, {31, 1}} {
+		err := db.View(func(tx *bolt.Tx) error {
+			_, idx, err := indexLog(tx.Bucket(bucketStaged), func(_ []byte, links int) bool { return links < tc.fold }, 30, t.TempDir())
+			if err != nil {
+				return err
+			}
+			defer idx.close()
+			files := 0
+			for _, s := range idx.srcs {
+				if s.file != nil {
+					files++
+				}
+			}
+			if want := 10 * ((tc.fold + 9) / 10); idx.len() != want || files != tc.files {
+				t.Errorf("a fold of up to %d links, sorting 30 at a time: %d links, %d files; want %d, %d", tc.fold, idx.len(), files, want, tc.files)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
