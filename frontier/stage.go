@@ -445,6 +445,9 @@ func (b *batch) addRun(n, pos int, budget int64, group func(from, to int) ([]pre
 		if err := b.putNew(); err != nil {
 			return pos, added, err
 		}
+		// A group reads pages all over the seen set and the queue, faster than the
+		// watcher's ticks come on a loaded machine: check between groups too.
+		b.f.checkMapped(b.f.db)
 	}
 	return pos, added, nil
 }
@@ -468,9 +471,13 @@ func (b *batch) startFold() error {
 		opKey = bytes.Clone(resume[8+n:])
 	}
 	f.foldPending, f.hot = false, false
+	read := 0
 	recs, idx, err := indexLog(b.staged, func(key []byte, links int) bool {
 		if resume != nil {
 			return bytes.Compare(key, last) <= 0
+		}
+		if read++; read%64 == 0 {
+			f.checkMapped(f.db) // the log is read whole, a record at a time
 		}
 		return links < f.foldSpan()
 	}, f.foldLinks(), filepath.Dir(f.db.Path()))
