@@ -35,11 +35,13 @@ func (f *Frontier) startReadAhead() {
 	}
 }
 
-// stopReadAhead stops them, once no Next can hand them anything (f.closed is set).
+// stopReadAhead stops them and waits for their reads to end, once no Next can hand
+// them anything (f.closed is set, or in tests). A second call does nothing.
 func (f *Frontier) stopReadAhead() {
 	if f.ahead != nil {
 		close(f.ahead)
 		f.aheadWG.Wait()
+		f.ahead = nil
 	}
 }
 
