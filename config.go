@@ -118,7 +118,27 @@ type FrontierConfig struct {
 	// (frontier.Options.LogBatch). 0: the frontier's default, 50,000; at most
 	// MaxFrontierBatch.
 	LogBatch int `yaml:"log_batch"`
+	// ResidentMap is how much of frontier.db the process may map beyond what it had
+	// mapped at its last drop before it drops those pages from its resident set
+	// (the page cache keeps them; the next read maps them again): bbolt reads the
+	// file through a mapping, and what a crawl reads of it would otherwise stay in
+	// its RSS, about the whole file (frontier.Options.ResidentMap). Default
+	// DefaultResidentMap; 0 keeps every page mapped, which ran a frontier of 1M URLs
+	// 1.3 times as fast (Next/Done cycles) at 1.1 GiB of peak RSS instead of 330 MiB.
+	ResidentMap ByteSize `yaml:"resident_map"`
 }
+
+// residentMap is ResidentMap as frontier.Options.ResidentMap takes it: negative for
+// never.
+func (f *FrontierConfig) residentMap() int64 {
+	if f.ResidentMap == 0 {
+		return -1
+	}
+	return int64(f.ResidentMap)
+}
+
+// DefaultResidentMap is frontier.resident_map's default, in bytes.
+const DefaultResidentMap = 64 << 20
 
 // DefaultLinkBatch is frontier.link_batch's default, in links (BENCHMARKS.md, "the
 // engine stages links" and "folds larger than memory"). At 10M URLs over 100,000
@@ -443,7 +463,7 @@ func DefaultConfig() Config {
 			MinInterval: Duration(time.Minute),
 			MaxInterval: Duration(90 * 24 * time.Hour),
 		},
-		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch},
+		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap},
 		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
 		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
 		Storage: StorageConfig{

@@ -92,6 +92,7 @@ frontier:
   link_batch: 0
   fold_links: 500000
   log_batch: 20000
+  resident_map: 0
 `
 	got, err := ParseConfig(strings.NewReader(in))
 	if err != nil {
@@ -117,6 +118,7 @@ frontier:
 		{"frontier.link_batch", got.Frontier.LinkBatch, 0},
 		{"frontier.fold_links", got.Frontier.FoldLinks, 500000},
 		{"frontier.log_batch", got.Frontier.LogBatch, 20000},
+		{"frontier.resident_map", got.Frontier.residentMap(), int64(-1)},
 		// Keys not given keep their defaults.
 		{"politeness.per_host", got.Politeness.PerHost, 1},
 		{"sitemaps.from_robots", got.Sitemaps.FromRobots, true},

@@ -403,6 +403,7 @@ func (c *Crawler) openFrontier() error {
 		LinkBatch:          c.cfg.Frontier.LinkBatch,
 		FoldLinks:          c.cfg.Frontier.FoldLinks,
 		LogBatch:           c.cfg.Frontier.LogBatch,
+		ResidentMap:        c.cfg.Frontier.residentMap(),
 		Now:                c.Now,
 	})
 	return err
