@@ -12,8 +12,7 @@ import (
 // runs written out from it and to merges, all made after the lookups.
 func TestAddPrecheck(t *testing.T) {
 	smallSeenSet(t)
-	defer func(an int64, c, a, p int) { addNodes, foldCheck, addChunk, precheckChunk = an, c, a, p }(addNodes, foldCheck, addChunk, precheckChunk)
-	addNodes, foldCheck, addChunk = 2, 4, 16
+	smallAdds(t)
 	ctx := context.Background()
 	es := mixedEntries(600)
 	first, large := es[:200], es[150:450]
@@ -104,8 +103,7 @@ func TestAddPrecheck(t *testing.T) {
 // holds URLs added after them.
 func TestAddPrecheckOpenRun(t *testing.T) {
 	smallSeenSet(t)
-	defer func(an int64, c, a, p int) { addNodes, foldCheck, addChunk, precheckChunk = an, c, a, p }(addNodes, foldCheck, addChunk, precheckChunk)
-	addNodes, foldCheck, addChunk = 2, 4, 16
+	smallAdds(t)
 	ctx := context.Background()
 	es := mixedEntries(400)
 	x, y := es[:300], es[100:]
@@ -165,4 +163,12 @@ func TestAddPrecheckOpenRun(t *testing.T) {
 	if w, g := drainHosts(t, ref), drainHosts(t, pre); fmt.Sprint(g) != fmt.Sprint(w) {
 		t.Fatalf("lease order per host:\n\tgot  %v\n\twant %v", g, w)
 	}
+}
+
+// smallAdds makes a large Add take many small commits (addNodes 2, foldCheck 4,
+// addChunk 16) until the test ends.
+func smallAdds(t *testing.T) {
+	an, c, a, p := addNodes, foldCheck, addChunk, precheckChunk
+	t.Cleanup(func() { addNodes, foldCheck, addChunk, precheckChunk = an, c, a, p })
+	addNodes, foldCheck, addChunk = 2, 4, 16
 }
