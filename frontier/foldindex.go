@@ -314,7 +314,9 @@ func indexRecord(idx []foldLink, r uint32, rec []byte) ([]foldLink, bool, error)
 func stagedExtent(b []byte, withSeq bool) (seenKey, int, error) {
 	var fp seenKey
 	r := reader{b: b}
-	if r.skip(); r.err || len(r.b) < len(fp) || len(b)-len(r.b) == 1 {
+	// The host's length may be written in more bytes than it needs: an empty host
+	// is not always one zero byte, so its length is read, not guessed from that.
+	if host := r.raw(); r.err || len(host) == 0 || len(r.b) < len(fp) {
 		return fp, 0, errCorrupt // no host, or none at all
 	}
 	r.b = r.b[copy(fp[:], r.b):]
