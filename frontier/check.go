@@ -73,8 +73,8 @@ func (f *Frontier) Check() error {
 	}
 	// Both passes read every page of the file: drop them from the process after each
 	// (see Options.ResidentMap).
-	f.checkMapped(f.db)
-	defer f.checkMapped(f.db)
+	f.checkMapped()
+	defer f.checkMapped()
 	// bbolt's page check compares the pages a transaction reaches with the free list,
 	// which only a write transaction sees as of its own snapshot (a commit during a
 	// read-only check frees pages that the check still reaches): in a Frontier open

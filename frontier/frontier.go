@@ -85,9 +85,10 @@ type Options struct {
 	// (whole log records: the record that reaches it is the fold's last); beyond
 	// FoldLinks, it sorts them FoldLinks at a time into temporary files in the
 	// database's directory (32 bytes per link, unlinked at once where the system
-	// allows, else removed at the fold's end or by the next Open) and merges those as it queues the links. A fold writes fewer bytes per
-	// link the more links it takes, since it rewrites about one queue page per host
-	// it touches however many links that host gets. With LinkBatch 0 or less, it is
+	// allows, else removed at the fold's end or by the next Open) and merges those
+	// as it queues the links. A fold writes fewer bytes per link the more links it
+	// takes, since it rewrites about one queue page per host it touches however many
+	// links that host gets. With LinkBatch 0 or less, it is
 	// also how many entries given to Stage start a fold. 0 or less means 1,048,576
 	// (32 MiB).
 	FoldLinks int
@@ -102,12 +103,14 @@ type Options struct {
 	// bbolt reads the file through a read-only shared mapping, and each page read
 	// stays in the process's resident set (RssFile), with the pages around it,
 	// although the page cache holds them anyway: every 10 ms while the Frontier is
-	// open (for writing), and at the end of Open and Check, once the process's file-backed
-	// resident size has grown by more than ResidentMap since the last drop, the
-	// Frontier drops the mapping's pages from the process (the page cache keeps
-	// them; the next read of one maps it again). Other mapped files count in that
-	// growth too, which only makes drops come sooner. Linux only; elsewhere the
-	// pages are left to the system. 0 means 64 MiB; negative means never drop.
+	// open for writing, at the end of Open and Check, and while a fold reads, once
+	// the process's file-backed resident size has grown by more than ResidentMap
+	// since the last drop, the Frontier drops the mapping's pages from the process
+	// (the page cache keeps them; the next read of one maps it again). Other mapped
+	// files count in that growth too, which only makes drops come sooner. Dropping
+	// costs time: at 1M URLs, 64 MiB ran 0.75 of the Next/Done cycles of never
+	// dropping (BENCHMARKS.md). Linux only; elsewhere the pages are left to the
+	// system. 0 means 64 MiB; negative means never drop.
 	ResidentMap int64
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.
@@ -292,7 +295,7 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	// writing, every 10 ms until Close, beside whatever runs. (Not read-only: there
 	// bbolt loads its free list lazily, in Check, unguarded against a transaction
 	// beginning beside it; Check drops the pages at its end.)
-	f.checkMapped(db)
+	f.checkMapped()
 	if !opts.ReadOnly {
 		f.mapped.Watch(db, nil)
 		f.ops = make(chan *op, 1024)

@@ -155,7 +155,7 @@ func TestResidentMap(t *testing.T) {
 			f.stopReadAhead()
 			f.mu.Unlock()
 			// The watcher checks every 10 ms; this check makes the end certain.
-			f.checkMapped(f.db)
+			f.checkMapped()
 			var size int64
 			if err := f.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
 				t.Fatal(err)

@@ -254,13 +254,7 @@ func (b *batch) foldStep() error {
 		for i := 0; fs.opPos < len(fs.ops) && (i == 0 || !full()); i++ {
 			end := min(fs.opPos+foldCheck, len(fs.ops))
 			for _, op := range fs.ops[fs.opPos:end] {
-				var err error
-				if op.val == nil {
-					err = b.queue.Delete(op.key)
-				} else {
-					err = b.queue.Put(op.key, op.val)
-				}
-				if err != nil {
+				if err := b.applyOp(op.key, op.val); err != nil {
 					return err
 				}
 			}
@@ -338,13 +332,7 @@ func (b *batch) applyHostOps(ps []prepared, last uint64) error {
 			if p.rec > last || p.rec == 0 {
 				continue
 			}
-			var err error
-			if p.val == nil {
-				err = b.queue.Delete([]byte(k))
-			} else {
-				err = b.queue.Put([]byte(k), p.val)
-			}
-			if err != nil {
+			if err := b.applyOp([]byte(k), p.val); err != nil {
 				return err
 			}
 			b.unpend = append(b.unpend, foldOp{h: h, key: []byte(k), val: p.val})
@@ -352,6 +340,15 @@ func (b *batch) applyHostOps(ps []prepared, last uint64) error {
 		}
 	}
 	return nil
+}
+
+// applyOp writes a logged queue change to the queue bucket: val under key, or, for a
+// nil val, key deleted.
+func (b *batch) applyOp(key, val []byte) error {
+	if val == nil {
+		return b.queue.Delete(key)
+	}
+	return b.queue.Put(key, val)
 }
 
 // foldOp is a queue change a fold applies.
@@ -447,7 +444,7 @@ func (b *batch) addRun(n, pos int, budget int64, group func(from, to int) ([]pre
 		}
 		// A group reads pages all over the seen set and the queue, faster than the
 		// watcher's ticks come on a loaded machine: check between groups too.
-		b.f.checkMapped(b.f.db)
+		b.f.checkMapped()
 	}
 	return pos, added, nil
 }
@@ -477,7 +474,7 @@ func (b *batch) startFold() error {
 			return bytes.Compare(key, last) <= 0
 		}
 		if read++; read%64 == 0 {
-			f.checkMapped(f.db) // the log is read whole, a record at a time
+			f.checkMapped() // the log is read whole, a record at a time
 		}
 		return links < f.foldSpan()
 	}, f.foldLinks(), filepath.Dir(f.db.Path()))
