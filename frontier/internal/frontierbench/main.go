@@ -72,6 +72,7 @@ type config struct {
 	profile   string // file for a CPU profile of the build
 
 	residentMap int64 // frontier.Options.ResidentMap
+	links       int   // new links per cycle
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -88,6 +89,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
 	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, 64 MiB; -1: never drop)")
+	fs.IntVar(&c.links, "links", workload.LinksPerPage, "new links each Done brings (the issue's goal is stated for 10)")
 	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
 	fs.StringVar(&c.profile, "buildprofile", "", "write a CPU profile of the build to this file (FILE.SIZE for each size when there are several)")
 	fs.BoolVar(&c.drop, "drop", true, "drop the file from the page cache before the first Open, and so before the cycles")
@@ -107,8 +109,8 @@ func parseArgs(args []string) (*config, error) {
 		}
 		c.sizes = append(c.sizes, n)
 	}
-	if c.hosts <= 0 || c.batch <= 0 || c.workers <= 0 || c.duration <= 0 {
-		return nil, errors.New("-hosts, -batch, -workers and -duration must be positive")
+	if c.hosts <= 0 || c.batch <= 0 || c.workers <= 0 || c.duration <= 0 || c.links < 0 {
+		return nil, errors.New("-hosts, -batch, -workers and -duration must be positive, -links not negative")
 	}
 	return c, nil
 }
@@ -178,12 +180,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		var f, m *result
 		if f, err = child(ctx, "-child", "frontier", "-db", db, "-salt", salt, "-hosts", strconv.Itoa(c.hosts), "-drop="+strconv.FormatBool(c.drop),
 			"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-linkbatch", strconv.Itoa(c.linkBatch), "-foldlinks", strconv.Itoa(c.foldLinks),
-			"-residentmap", strconv.FormatInt(c.residentMap, 10)); err != nil {
+			"-residentmap", strconv.FormatInt(c.residentMap, 10), "-links", strconv.Itoa(c.links)); err != nil {
 			return err
 		}
 		if c.memory {
 			if m, err = child(ctx, "-child", "memory", "-urls", strconv.Itoa(size), "-salt", salt,
-				"-hosts", strconv.Itoa(c.hosts), "-workers", strconv.Itoa(c.workers), "-duration", c.duration.String()); err != nil {
+				"-hosts", strconv.Itoa(c.hosts), "-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-links", strconv.Itoa(c.links)); err != nil {
 				return err
 			}
 		}
@@ -288,6 +290,7 @@ type result struct {
 	PeakRSS     int64         // VmHWM after Open or Build
 	RSSAnon     int64         // RssAnon after Open or Build
 	RSSFile     int64         // RssFile after Open or Build: the mapped file's pages
+	Links       int           // new links per cycle
 	Cycles      int64
 	CycleTime   time.Duration
 	// The process's CPU time during the cycles, the flush included, and the page
@@ -417,7 +420,7 @@ func measureMemory(c *config) (*result, error) {
 }
 
 // cycles runs c.workers goroutines that lease a URL with next and finish it with
-// workload.LinksPerPage new links, for c.duration, then flush, and records the
+// c.links new links, for c.duration, then flush, and records the
 // figures in r.
 func cycles(ctx context.Context, c *config, r *result,
 	next func(context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error),
@@ -460,8 +463,8 @@ func cycles(ctx context.Context, c *config, r *result,
 			for time.Now().Before(deadline) {
 				e, host, done, err := next(ctx)
 				if err == nil {
-					links = workload.Links(links[:0], e, host, id, workload.LinksPerPage, c.hosts)
-					id += workload.LinksPerPage
+					links = workload.Links(links[:0], e, host, id, c.links, c.hosts)
+					id += uint64(c.links)
 					err = done(links)
 				}
 				if err != nil {
@@ -489,7 +492,7 @@ func cycles(ctx context.Context, c *config, r *result,
 	minorEnd, majorEnd := procstat.PageFaults()
 	r.MinorFaults, r.MajorFaults = minorEnd-minor, majorEnd-major
 	r.Written = procstat.BytesWritten() - written
-	r.Cycles = n.Load()
+	r.Cycles, r.Links = n.Load(), c.links
 	r.HeapEnd = procstat.HeapInuse()
 	r.PeakEnd, r.AnonEnd, r.FileEnd = procstat.Memory()
 	return nil
@@ -527,7 +530,7 @@ func printTable(w io.Writer, size int, f, m *result) {
 	row("Open, file not cached", float64(f.OpenCold), 0, secs)
 	row("Open, file cached", float64(f.OpenWarm), 0, secs)
 	row("build in memory (Add of every URL)", 0, float64(m.Build), secs)
-	row("Next/Done+30 links cycles/s", rate(f), rate(m), count)
+	row(fmt.Sprintf("Next/Done+%d links cycles/s", f.Links), rate(f), rate(m), count)
 	perCycle := func(r *result, v float64) float64 { return v / float64(max(r.Cycles, 1)) }
 	row("CPU time per cycle", perCycle(f, float64(f.CycleCPU)), perCycle(m, float64(m.CycleCPU)),
 		func(v float64) string { return time.Duration(v).Round(time.Microsecond).String() })
