@@ -18,6 +18,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,6 +40,7 @@ import (
 
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/frontier/workload"
+	bolt "go.etcd.io/bbolt"
 )
 
 func main() {
@@ -73,6 +75,7 @@ type config struct {
 
 	residentMap int64 // frontier.Options.ResidentMap
 	links       int   // new links per cycle
+	floor       bool  // measure floor too
 }
 
 func parseArgs(args []string) (*config, error) {
@@ -86,6 +89,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&c.workers, "workers", 64, "goroutines calling Next and Done")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to run Next/Done cycles at each size")
 	fs.BoolVar(&c.memory, "memory", true, "measure the in-memory baseline too")
+	fs.BoolVar(&c.floor, "floor", false, "measure the durable floor too: the cycles with a single bbolt append of the outcome and its links each, in group commits")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
 	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, 64 MiB; -1: never drop)")
@@ -137,6 +141,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			r, err = measureFrontier(ctx, c)
 		case "memory":
 			r, err = measureMemory(c)
+		case "floor":
+			r, err = measureFloor(ctx, c)
 		default:
 			return fmt.Errorf("-child %q", c.child)
 		}
@@ -190,6 +196,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}
 		printTable(stdout, size, f, m)
+		if c.floor {
+			fl, err := child(ctx, "-child", "floor", "-db", filepath.Join(c.dir, "floor.db"), "-salt", salt, "-hosts", strconv.Itoa(c.hosts),
+				"-workers", strconv.Itoa(c.workers), "-duration", c.duration.String(), "-links", strconv.Itoa(c.links))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "durable floor (one bbolt append a cycle, group commits): %.0f cycles/s, %v CPU per cycle, %s written per cycle, %.1f cycles per commit\n\n",
+				rate(fl), (fl.CycleCPU / time.Duration(max(fl.Cycles, 1))).Round(time.Microsecond),
+				workload.FormatBytes(float64(fl.Written)/float64(max(fl.Cycles, 1))), float64(fl.Cycles)/float64(max(fl.URLs, 1)))
+		}
 	}
 	return nil
 }
@@ -556,4 +572,88 @@ func rate(r *result) float64 {
 		return 0
 	}
 	return float64(r.Cycles) / r.CycleTime.Seconds()
+}
+
+// measureFloor measures what no bbolt frontier can beat with the same durability: each
+// cycle appends one record, its outcome and its new links, to a bucket in increasing
+// key order (the cheapest write bbolt has: only the rightmost leaf changes), and waits
+// for a group commit, as Done does; there is no lease to find, no seen set and no
+// queue. c.db is a new file, removed at the end. URLs holds the number of commits.
+func measureFloor(ctx context.Context, c *config) (*result, error) {
+	os.Remove(c.db)
+	defer os.Remove(c.db)
+	db, err := bolt.Open(c.db, 0o600, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	type rec struct {
+		val  []byte
+		done chan error
+	}
+	ops := make(chan *rec, c.workers)
+	var commits atomic.Int64
+	var committer sync.WaitGroup
+	committer.Go(func() {
+		var seq uint64
+		batch := make([]*rec, 0, c.workers)
+		for first := range ops {
+			batch = append(batch[:0], first)
+		drain:
+			for {
+				select {
+				case o := <-ops:
+					batch = append(batch, o)
+				default:
+					break drain
+				}
+			}
+			err := db.Update(func(tx *bolt.Tx) error {
+				b, err := tx.CreateBucketIfNotExists([]byte("log"))
+				if err != nil {
+					return err
+				}
+				b.FillPercent = 1
+				for _, o := range batch {
+					seq++
+					if err := b.Put(binary.BigEndian.AppendUint64(nil, seq), o.val); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			commits.Add(1)
+			for _, o := range batch {
+				o.done <- err
+			}
+		}
+	})
+	defer func() {
+		close(ops)
+		committer.Wait()
+	}()
+	r := &result{Side: "floor"}
+	var host atomic.Uint64
+	next := func(ctx context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error) {
+		h := workload.Host(int(host.Add(1) % uint64(c.hosts)))
+		e := &frontier.Entry{URL: workload.URL(h, host.Load())}
+		return e, h, func(links []frontier.Entry) error {
+			val := append(make([]byte, 0, 64*(len(links)+1)), e.URL...)
+			for _, l := range links {
+				val = append(append(val, '\n'), l.URL...)
+			}
+			o := &rec{val: val, done: make(chan error, 1)}
+			select {
+			case ops <- o:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			return <-o.done
+		}, nil
+	}
+	if err := cycles(ctx, c, r, next, func() error { return nil }); err != nil {
+		return nil, err
+	}
+	r.URLs = commits.Load()
+	return r, nil
 }
