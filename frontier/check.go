@@ -174,10 +174,22 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 			return err
 		}
 	}
+	// The records of a fold that is in, being deleted, hold no staged links any more
+	// (and the first may have lost parts): only their keys are read.
+	var folded uint64
+	if v := tx.Bucket(bucketMeta).Get(keyFolded); v != nil {
+		if len(v) != 8 {
+			return fmt.Errorf("%w: folded mark %x", ErrCorrupt, v)
+		}
+		folded = binary.BigEndian.Uint64(v)
+	}
 	var links int64
 	if b := tx.Bucket(bucketStaged); b != nil {
+		if _, err := countRecords(b, folded); err != nil {
+			return err
+		}
 		var buf []prepared
-		err := eachRecord(b, func(key uint64, rec []byte) error {
+		err := eachRecordAfter(b, folded, func(key uint64, rec []byte) error {
 			var err error
 			if buf, err = decodeRecord(buf[:0], rec); err != nil {
 				return fmt.Errorf("%w: staged record %d", ErrCorrupt, key)
@@ -192,7 +204,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	// A fold under way has queued the first of its links, still in their records.
 	if v := tx.Bucket(bucketMeta).Get(keyFold); v != nil {
 		pos, n := binary.Uvarint(v[min(8, len(v)):])
-		if len(v) < 8 || n <= 0 || 8+n != len(v) && 8+n+keySize != len(v) {
+		if len(v) < 8 || n <= 0 || 8+n != len(v) && 8+n+keySize != len(v) || binary.BigEndian.Uint64(v) <= folded {
 			return fmt.Errorf("%w: fold record %x", ErrCorrupt, v)
 		}
 		links -= int64(pos)

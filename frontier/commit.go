@@ -94,6 +94,9 @@ func (f *Frontier) commit(ops []*op) {
 					return err
 				}
 			}
+			if err := b.deleteFolded(); err != nil {
+				return err
+			}
 			if b.shouldFold() {
 				if err := b.flushLog(); err != nil {
 					return err

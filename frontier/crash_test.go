@@ -59,8 +59,11 @@ func TestCrashChild(t *testing.T) {
 	if run%2 == 1 {
 		opts.LinkBatch = 50 * (1 + run%3)
 		opts.FoldLinks = 60 * (1 + run%4/2)
-		// Folds span many commits, so that kills land in the middle of them.
-		foldNodes, foldCheck = 4, 8
+	}
+	if run%4 != 0 {
+		// Folds span many commits, so that kills land in the middle of them and of
+		// the deletion of their records.
+		foldNodes, deleteNodes, foldCheck = 4, 2, 8
 	}
 	f, err := Open(path, opts)
 	if err != nil {
@@ -171,6 +174,7 @@ func TestCrash(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	added := map[string]bool{}
 	finished := map[string]bool{}
+	inDeletion := 0
 	for run := range 20 {
 		cmd, sc := startCrashChild(t, "TestCrashChild", crashEnvDB+"="+path, crashEnvRun+"="+strconv.Itoa(run))
 		var lines []string
@@ -197,9 +201,30 @@ func TestCrash(t *testing.T) {
 		cmd.Wait()
 
 		leased, inDoubt, _ := readCrashLines(t, run, lines, added, finished)
+		if folding(t, path) {
+			inDeletion++
+		}
 		checkAfterCrash(t, run, path, added, finished, leased, inDoubt)
 	}
-	t.Logf("%d URLs added, %d finished over 20 kills", len(added), len(finished))
+	t.Logf("%d URLs added, %d finished over 20 kills, %d of them while a fold's records were being deleted",
+		len(added), len(finished), inDeletion)
+}
+
+// folding reports whether the file at path has a fold's records marked folded and
+// not all deleted.
+func folding(t *testing.T, path string) bool {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	marked := false
+	db.View(func(tx *bolt.Tx) error {
+		marked = tx.Bucket(bucketMeta).Get(keyFolded) != nil
+		return nil
+	})
+	return marked
 }
 
 // startCrashChild runs the test named test in a child process with env added to

@@ -57,8 +57,10 @@
 // and Check check at their end (a read-only Frontier has only those). The page cache keeps the pages, and the next read of
 // one maps it again (a minor fault). Linux only.
 //
-// Format 3 and 4 files (before the Done log, before the seen set in runs) are read as
-// they are, and a writable Open marks them format 5, which older builds refuse. Format
+// Format 3, 4 and 5 files (before the Done log, before the seen set in runs, before a
+// fold's records were deleted over several commits) are read as they are, and a
+// writable Open marks them format 6, which older builds refuse: they would fold again
+// the records that only the meta key "folded" says are folded in. Format
 // 2 files (queue keys without a due time, in a bucket named queue) are upgraded by the
 // first writable Open, 50,000 entries per transaction; a crash part way leaves a file
 // the next Open goes on upgrading. A read-only Open reads them as they are.
@@ -116,10 +118,13 @@
 // record), so writing a record twice changes nothing: a fold cut by a crash is redone
 // from its records. The meta key "fold" records how far the fold went (its last
 // record, the links queued, the last queue change written) so that a fold cut at each
-// of its commits still ends. A host record in the hosts bucket carries the key of the
-// last log record that held that host; Open reads the log, takes a logged host record
-// only if its key is greater, and keeps the queue changes in memory again, and the
-// next fold writes them.
+// of its commits still ends. Its records then leave the log over the next commits,
+// about 1,024 rewritten nodes each, while the meta key "folded" names the last of
+// them: the next fold, Open and Check read only the keys of those (see stage.go). A
+// host record in the hosts bucket carries the key of the last log record that held
+// that host; Open reads the log, takes a logged host record only if its key is
+// greater, and keeps the queue changes in memory again, and the next fold writes
+// them.
 //
 // # The batched path
 //

@@ -23,9 +23,10 @@ import (
 //
 // Every change is absolute (a value to put, a key to delete, a whole host record), so
 // applying a record again changes nothing: a fold cut by a crash is redone from its
-// records, which leave the log only with the fold's last commit. A host record written
-// to the hosts bucket carries the key of the last log record that held the host; at
-// Open a logged record replaces it only if its key is greater.
+// records, which leave the log only once the fold is in, marked folded meanwhile
+// (stage.go). A host record written to the hosts bucket carries the key of the last
+// log record that held the host; at Open a logged record replaces it only if its key
+// is greater.
 //
 // Until a fold writes them, the changes live in memory too: the host records in
 // host.rec (marked dirty), the queue changes in host.pend, which Next reads over the
@@ -266,9 +267,19 @@ var errEnough = errors.New("enough")
 // error wrapping ErrCorrupt; an error from fn is returned as it is, but errEnough,
 // which ends the walk and makes eachRecord return nil.
 func eachRecord(b *bolt.Bucket, fn func(key uint64, rec []byte) error) error {
+	return eachRecordAfter(b, 0, fn)
+}
+
+// eachRecordAfter is eachRecord of the records whose key is greater than after: those
+// up to after are a fold's, folded in, and the first of them may have lost parts.
+func eachRecordAfter(b *bolt.Bucket, after uint64, fn func(key uint64, rec []byte) error) error {
 	var buf []byte
 	c := b.Cursor()
 	k, v := c.First()
+	if after > 0 {
+		// An 8-byte key sorts before the 12-byte keys of the same record.
+		k, v = c.Seek(binary.BigEndian.AppendUint64(nil, after+1))
+	}
 	for k != nil {
 		var seq uint64
 		var rec []byte
@@ -308,15 +319,18 @@ func eachRecord(b *bolt.Bucket, fn func(key uint64, rec []byte) error) error {
 }
 
 // deleteRecords deletes the log records of b up to through, in parts or whole, and
-// returns how many it deleted.
-func deleteRecords(b *bolt.Bucket, through uint64) (int, error) {
-	n := 0
+// returns how many it deleted whole and whether none is left. It stops early once
+// enough (nil: never) says so after a key, and deletes one key at least: it may leave
+// the first parts of a record deleted and its last ones in the log (a record of a
+// large Stage spans hundreds of leaves), which only a fold's deletion of its records
+// does, and which eachRecordAfter and countRecords pass over.
+func deleteRecords(b *bolt.Bucket, through uint64, enough func() bool) (n int, done bool, err error) {
 	c := b.Cursor()
 	// Seek past each key deleted: Next after a Delete skips a key, and First walks
 	// every leaf the deletes emptied, which made a large fold's end quadratic.
 	for k, _ := c.First(); k != nil; {
 		if len(k) != 8 && len(k) != partKeySize {
-			return n, fmt.Errorf("%w: log key %x", ErrCorrupt, k)
+			return n, false, fmt.Errorf("%w: log key %x", ErrCorrupt, k)
 		}
 		if binary.BigEndian.Uint64(k) > through {
 			break
@@ -326,9 +340,31 @@ func deleteRecords(b *bolt.Bucket, through uint64) (int, error) {
 		}
 		k = bytes.Clone(k)
 		if err := c.Delete(); err != nil {
-			return n, err
+			return n, false, err
 		}
 		k, _ = c.Seek(k)
+		if enough != nil && enough() {
+			return n, k == nil || len(k) >= 8 && binary.BigEndian.Uint64(k) > through, nil
+		}
+	}
+	return n, true, nil
+}
+
+// countRecords returns how many records of the log in b, whole or the last parts of
+// one, have a key up to through, reading their keys.
+func countRecords(b *bolt.Bucket, through uint64) (int, error) {
+	n := 0
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) != 8 && len(k) != partKeySize {
+			return n, fmt.Errorf("%w: log key %x", ErrCorrupt, k)
+		}
+		if binary.BigEndian.Uint64(k) > through {
+			break
+		}
+		if len(k) == 8 || binary.BigEndian.Uint32(k[8:])&partLast != 0 {
+			n++
+		}
 	}
 	return n, nil
 }
@@ -341,7 +377,13 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 	if b == nil {
 		return nil
 	}
-	err := eachRecord(b, func(key uint64, v []byte) error {
+	// The records of a fold that is in, left for it to delete: counted only.
+	n, err := countRecords(b, f.folded)
+	if err != nil {
+		return err
+	}
+	f.logLen += n
+	err = eachRecordAfter(b, f.folded, func(key uint64, v []byte) error {
 		f.logLen++
 		if len(v) == 0 || v[0] != logVersion {
 			return nil

@@ -48,12 +48,13 @@ const defaultFoldLinks = 1 << 20
 // foldLinkSize is the memory a fold holds per link, in bytes.
 const foldLinkSize = 32
 
-// indexLog indexes the records of the log in staged from the first, as long as more,
+// indexLog indexes the records of the log in staged from the first after the key
+// after (those up to it are folded in), as long as more,
 // given a record's key and the links indexed before it, says so, and returns them
 // and their links in the order of a fold (sortFold). It sorts at most sortAt links in
 // memory at once (all of them if sortAt is 0 or less): beyond that, each sorted chunk
 // goes to a temporary file in dir, and the index merges them as the fold reads it.
-func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt int, dir string) (recs []foldRec, idx *foldIndex, err error) {
+func indexLog(staged *bolt.Bucket, after uint64, more func(key []byte, links int) bool, sortAt int, dir string) (recs []foldRec, idx *foldIndex, err error) {
 	idx = &foldIndex{}
 	defer func() {
 		if err != nil {
@@ -61,7 +62,7 @@ func indexLog(staged *bolt.Bucket, more func(key []byte, links int) bool, sortAt
 		}
 	}()
 	var links []foldLink
-	err = eachRecord(staged, func(key uint64, rec []byte) error {
+	err = eachRecordAfter(staged, after, func(key uint64, rec []byte) error {
 		if !more(binary.BigEndian.AppendUint64(nil, key), idx.n+len(links)) {
 			return errEnough
 		}

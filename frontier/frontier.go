@@ -138,7 +138,8 @@ var (
 	keyFormat    = []byte("format")
 	keySeq       = []byte("seq")
 	keyHostID    = []byte("hostid")
-	formatValue  = []byte("politecrawl-frontier 5") // 5: the seen set in runs
+	formatValue  = []byte("politecrawl-frontier 6") // 6: log records folded and not yet deleted (keyFolded)
+	format5      = []byte("politecrawl-frontier 5") // 5: the seen set in runs
 	format4      = []byte("politecrawl-frontier 4") // 4: the Done log, host records with a stamp
 	format3      = []byte("politecrawl-frontier 3") // 3: queue keys carry a due time
 	format2      = []byte("politecrawl-frontier 2") // 2: seen keys carry a host prefix
@@ -183,7 +184,8 @@ type Frontier struct {
 	foldPending bool               // the file records a fold in progress that fold does not hold yet
 	dirty       map[*host]struct{} // hosts whose record is newer than the stored one
 	pendN       int                // queue changes logged and not folded in, all hosts
-	logLen      int                // records in the log (the staged bucket)
+	logLen      int                // records in the log (the staged bucket), folded ones not yet deleted included
+	folded      uint64             // the log records up to this key are folded in and not all deleted yet (keyFolded); 0: none
 	hot         bool               // a host has hostPendMax changes pending
 
 	// Owned by the committer goroutine; written under mu.
@@ -347,11 +349,13 @@ func (f *Frontier) load(path string) error {
 		buckets := allBuckets
 		switch v := meta.Get(keyFormat); {
 		case bytes.Equal(v, formatValue):
-		case bytes.Equal(v, format3), bytes.Equal(v, format4):
-			// Format 5 reads formats 3 and 4 as they are (their seen bucket becomes
-			// the oldest level of the seen set, read and never written again); the
-			// marker keeps older builds from reading what this one writes (log
-			// records, stamped host records, seen runs).
+		case bytes.Equal(v, format3), bytes.Equal(v, format4), bytes.Equal(v, format5):
+			// Format 6 reads formats 3 to 5 as they are (their seen bucket becomes
+			// the oldest level of the seen set, read and never written again; they
+			// have no log records folded and left to delete); the marker keeps
+			// older builds from reading what this one writes (log records, stamped
+			// host records, seen runs, and log records that a fold took in and that
+			// only the mark "folded" says not to fold again).
 			if tx.Writable() {
 				if err := meta.Put(keyFormat, formatValue); err != nil {
 					return err
@@ -431,6 +435,12 @@ func (f *Frontier) loadMeta(meta *bolt.Bucket) error {
 	f.seq = getUint(meta, keySeq)
 	f.hostID = getUint(meta, keyHostID)
 	f.foldPending = meta.Get(keyFold) != nil
+	if v := meta.Get(keyFolded); v != nil {
+		if len(v) != 8 {
+			return fmt.Errorf("folded mark %x", v)
+		}
+		f.folded = binary.BigEndian.Uint64(v)
+	}
 	var err error
 	if f.seen, err = decodeSeenState(meta.Get(keySeenSet)); err != nil {
 		return fmt.Errorf("seen set directory %x", meta.Get(keySeenSet))

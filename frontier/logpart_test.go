@@ -115,18 +115,59 @@ func TestLogParts(t *testing.T) {
 	if err != nil || n != 4 {
 		t.Fatalf("walk stopped at record 4: %d records seen, %v", n, err)
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		n, err := deleteRecords(tx.Bucket(bucketStaged), 5)
-		if n != 5 {
-			return fmt.Errorf("deleteRecords through 5: %d records, want 5", n)
+	// Through 8, one key per transaction (enough says so after each), as a fold
+	// deletes its records: the records after 8 stay whole, those through 8 are
+	// counted until their last part goes.
+	calls := 0
+	for done := false; !done; {
+		if calls++; calls > 100 {
+			t.Fatal("deleteRecords through 8 does not end")
 		}
-		return err
+		var left int
+		var after []logRecord
+		err = db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketStaged)
+			var err error
+			if _, done, err = deleteRecords(b, 8, func() bool { return true }); err != nil {
+				return err
+			}
+			if left, err = countRecords(b, 8); err != nil {
+				return err
+			}
+			return eachRecordAfter(b, 8, func(key uint64, rec []byte) error {
+				after = append(after, logRecord{key, bytes.Clone(rec)})
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatalf("deleteRecords through 8, call %d: %v", calls, err)
+		}
+		if len(after) != len(want)-8 || after[0].key != 9 || !bytes.Equal(after[len(after)-1].rec, want[len(want)-1].rec) {
+			t.Fatalf("call %d: %d records after 8, want %d from 9", calls, len(after), len(want)-8)
+		}
+		if done != (left == 0) {
+			t.Fatalf("call %d: done %v with %d records left through 8", calls, done, left)
+		}
+	}
+	// One key each: 8-byte records 1 and 2, one part each for 3 to 5, 2, 2 and 8.
+	if calls != 17 {
+		t.Fatalf("deleteRecords through 8 took %d calls, want 17, one per key", calls)
+	}
+	// Nothing is left to delete through 8; through 9, at once, 101 parts.
+	err = db.Update(func(tx *bolt.Tx) error {
+		if n, done, err := deleteRecords(tx.Bucket(bucketStaged), 8, nil); n != 0 || !done || err != nil {
+			return fmt.Errorf("deleteRecords through 8 again: %d records, done %v, %v; want 0, true", n, done, err)
+		}
+		if n, done, err := deleteRecords(tx.Bucket(bucketStaged), 9, nil); n != 1 || !done || err != nil {
+			return fmt.Errorf("deleteRecords through 9: %d records, done %v, %v; want 1, true", n, done, err)
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err = readRecords(db); err != nil || len(got) != len(want)-5 || got[0].key != 6 {
-		t.Fatalf("after deleteRecords through 5: %d records from %v, %v; want %d from 6", len(got), got[0].key, err, len(want)-5)
+	if got, err = readRecords(db); err != nil || len(got) != 0 {
+		t.Fatalf("after deleteRecords through 9: %d records, %v; want none", len(got), err)
 	}
 }
 

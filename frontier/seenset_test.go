@@ -387,7 +387,7 @@ func TestSeenFormat4(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := format(), "politecrawl-frontier 5, 200 legacy keys"; got != want {
+	if got, want := format(), string(formatValue)+", 200 legacy keys"; got != want {
 		t.Fatalf("after a writable Open: %s, want %s", got, want)
 	}
 }
