@@ -20,10 +20,12 @@
 //
 // A crawler writes a page in one wait with a [Group]: [WARCWriter.Append] writes
 // the records without waiting, and [Group.Write] queues the page's pages.jsonl line
-// (and skipped.jsonl lines) and returns once all are durable. A round of the group
-// syncs the WARC file first and only then writes and syncs the lines, so no line is
-// ever on disk, synced or not, before the records it points at; the pages of a
-// round share its two fsyncs.
+// (and skipped.jsonl lines) and returns once all are durable; or [Group.Queue]
+// queues them without waiting and [Group.Sync], called once for many pages (the
+// crawl's frontier calls it before it commits their Dones), makes them durable.
+// A round of the group syncs the WARC file first and only then writes and syncs the
+// lines, so no line is ever on disk, synced or not, before the records it points
+// at; the pages of a round share its two fsyncs.
 //
 // [WARCWriter.Repairs] and [PagesWriter.Repair] say what was cut, for the log; a
 // last pages.jsonl line that lacks only its newline is kept. A new WARC file

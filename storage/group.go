@@ -8,7 +8,9 @@ import (
 
 // Group makes what a page leaves on disk durable with one wait: the WARC records
 // written by WARCWriter.Append, the page's pages.jsonl line and its skipped.jsonl
-// lines. Pages queue their lines and wait; the leader of a round (group commit, as
+// lines. Pages queue their lines (Queue) and wait (Sync), or both at once (Write),
+// or queue and let another wait for them: the crawl's frontier runs Sync before it
+// commits the pages' Done outcomes. The leader of a round (group commit, as
 // each writer alone does) syncs the WARC file first, then writes every line queued
 // before the round in one write per file and syncs those files. A line therefore
 // reaches pages.jsonl, even the page cache, only once the records it points at are
@@ -39,46 +41,86 @@ func NewGroup(w *WARCWriter, pages *PagesWriter, skipped *SkippedWriter) *Group 
 // Write queues pg's pages.jsonl line (nil: none) and one skipped.jsonl line per
 // skip, and returns once they, and every WARC record Append wrote before the call,
 // are durable; or with an error, or ctx's error (the lines may still be written and
-// become durable). Writing nothing returns at once. It is safe for concurrent use.
+// become durable). Writing nothing returns at once. It is Queue, then a wait for a
+// round as Sync makes, then PersistIndex. It is safe for concurrent use.
 func (g *Group) Write(ctx context.Context, pg *Page, skips ...*Skip) error {
+	seq, err := g.queue(ctx, pg, skips)
+	if err != nil || seq == 0 {
+		return err
+	}
+	if err := g.fl.wait(ctx, seq, g.prepare, func(syncPoint) {}); err != nil {
+		return err
+	}
+	return g.PersistIndex()
+}
+
+// Queue queues pg's pages.jsonl line (nil: none) and one skipped.jsonl line per
+// skip, and returns without waiting: the next round, which Sync, Write or Close
+// starts, writes them after syncing the WARC file, so they never reach the file
+// before the records Append wrote before the call. Nothing is durable when Queue
+// returns: a caller that must know (before marking the page done) calls Sync after
+// it. Queueing nothing returns nil. It returns ErrClosed after Close, and wraps
+// ErrInvalid for a line that cannot be encoded. It is safe for concurrent use.
+func (g *Group) Queue(pg *Page, skips ...*Skip) error {
+	_, err := g.queue(context.Background(), pg, skips)
+	return err
+}
+
+// queue queues the lines and returns their number in the Group's writes (0 when
+// there are none).
+func (g *Group) queue(ctx context.Context, pg *Page, skips []*Skip) (uint64, error) {
 	if pg == nil && len(skips) == 0 {
-		return nil
+		return 0, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return 0, err
 	}
 	var page, skipped []byte
 	if pg != nil {
 		line, err := pg.MarshalJSON()
 		if err != nil {
-			return fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
+			return 0, fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
 		}
 		page = append(line, '\n')
 	}
 	for _, s := range skips {
 		line, err := s.MarshalJSON()
 		if err != nil {
-			return fmt.Errorf("storage: %w: skipped %s: %v", ErrInvalid, s.URL, err)
+			return 0, fmt.Errorf("storage: %w: skipped %s: %v", ErrInvalid, s.URL, err)
 		}
 		skipped = append(append(skipped, line...), '\n')
 	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.closed {
-		g.mu.Unlock()
-		return ErrClosed
+		return 0, ErrClosed
 	}
 	g.pagesBuf = append(g.pagesBuf, page...)
 	g.skippedBuf = append(g.skippedBuf, skipped...)
 	g.seq++
+	return g.seq, nil
+}
+
+// Sync returns once every line queued before the call, and every WARC record
+// Append wrote before the call, is durable (at once when they are already), or
+// with the error of a write or a sync, which stays: nothing is durable through the
+// Group after one fails. Concurrent calls share rounds. A round syncs the WARC file,
+// then writes the lines queued so far in one write per file and syncs those files.
+// Sync leaves the digest index alone (see PersistIndex). After Close it returns
+// what Close's round returned.
+func (g *Group) Sync() error {
+	g.mu.Lock()
 	seq := g.seq
 	g.mu.Unlock()
-	if err := g.fl.wait(ctx, seq, g.prepare, func(syncPoint) {}); err != nil {
-		return err
-	}
-	// Digests and captures made durable by the round go into the WARC's index, as
-	// after WriteExchange.
-	return g.warc.persist(persistBatch)
+	return g.fl.wait(context.Background(), seq, g.prepare, func(syncPoint) {})
 }
+
+// PersistIndex moves the payload digests and captures of the WARC records made
+// durable so far into the WARC's digest index (WARCWriter's, as after
+// WriteExchange), once enough of them wait to be worth a write (256); it returns at
+// once when another call is writing. The index may lag the WARC files: OpenWARC
+// rebuilds what a crash lost from them. It is safe for concurrent use.
+func (g *Group) PersistIndex() error { return g.warc.persist(persistBatch) }
 
 // prepare takes the lines queued so far into a round: its leader syncs them.
 func (g *Group) prepare() syncPoint {

@@ -243,3 +243,128 @@ func TestGroupWriteErrorIsSticky(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGroupQueueThenSync: Queue writes nothing, not even to the page cache, and
+// waits for no round; one Sync then makes every page queued by several callers
+// durable in one round, the WARC file synced before the lines are written; a Sync
+// with nothing new queued starts no round; Queue after Close is refused.
+func TestGroupQueueThenSync(t *testing.T) {
+	ctx := context.Background()
+	gf := openGroup(t, WARCOptions{})
+	var locs []Location
+	for i := range 3 {
+		uri := fmt.Sprintf("http://a.example/%d", i)
+		loc, err := gf.warc.Append(ctx, exchange(uri, noise(i, 500), ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs = append(locs, loc)
+		var skips []*Skip
+		if i == 1 {
+			skips = append(skips, &Skip{URL: uri + "/out", Reason: "scope", Time: t0})
+		}
+		if err := gf.g.Queue(pageAt(uri, loc), skips...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gf.g.Queue(nil); err != nil {
+		t.Errorf("Queue of nothing: %v", err)
+	}
+	if st := gf.g.SyncStats(); st.Syncs != 0 || st.Waits != 0 {
+		t.Errorf("after Queue: group stats %+v, want no round and no wait", st)
+	}
+	if got := gf.warc.fl.durableSeq(); got != 0 {
+		t.Errorf("after Queue: WARC durable up to write %d, want 0", got)
+	}
+	if s := gf.read(t, "pages.jsonl") + gf.read(t, "skipped.jsonl"); s != "" {
+		t.Errorf("after Queue, before Sync: the files hold %q", s)
+	}
+	rounds := 0
+	gf.g.afterWARC = func() {
+		rounds++
+		gf.warc.mu.Lock()
+		seq := gf.warc.seq
+		gf.warc.mu.Unlock()
+		if got := gf.warc.fl.durableSeq(); got != seq {
+			t.Errorf("in the round, after the WARC sync: durable seq %d, written %d", got, seq)
+		}
+		if s := gf.read(t, "pages.jsonl"); s != "" {
+			t.Errorf("pages.jsonl holds %q before the round wrote it", s)
+		}
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if rounds != 1 {
+		t.Errorf("Sync ran %d rounds, want 1", rounds)
+	}
+	if s := gf.read(t, "pages.jsonl"); strings.Count(s, "\n") != 3 {
+		t.Errorf("pages.jsonl after Sync: %q", s)
+	}
+	if s := gf.read(t, "skipped.jsonl"); strings.Count(s, "\n") != 1 || !strings.Contains(s, "http://a.example/1/out") {
+		t.Errorf("skipped.jsonl after Sync: %q", s)
+	}
+	if err := gf.g.Sync(); err != nil || rounds != 1 {
+		t.Errorf("Sync with nothing queued: %v, %d rounds; want nil, still 1", err, rounds)
+	}
+	if err := gf.g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(&Page{URL: "http://a.example/late", FetchedAt: t0}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Queue after Close: %v, want ErrClosed", err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Errorf("Sync after Close, everything durable: %v", err)
+	}
+	gf.close(t)
+	for _, loc := range locs {
+		readAt(t, filepath.Join(gf.dir, "warc"), loc.File, loc.Offset, loc.Length)
+	}
+}
+
+// TestGroupCloseSyncsQueuedLines: lines queued and never synced (the crawl stopped
+// before their pages' Dones) are made durable by Close, after the WARC file.
+func TestGroupCloseSyncsQueuedLines(t *testing.T) {
+	ctx := context.Background()
+	gf := openGroup(t, WARCOptions{})
+	loc, err := gf.warc.Append(ctx, exchange("http://a.example/", noise(1, 500), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(pageAt("http://a.example/", loc)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := gf.warc.fl.durableSeq(), uint64(1); got < want {
+		t.Errorf("after Close: WARC durable up to write %d, want %d", got, want)
+	}
+	if s := gf.read(t, "pages.jsonl"); strings.Count(s, "\n") != 1 {
+		t.Errorf("pages.jsonl after Close: %q", s)
+	}
+	gf.close(t)
+}
+
+// TestGroupSyncErrorIsSticky: a round that fails fails the Sync that ran it and
+// every later one, as it does Write.
+func TestGroupSyncErrorIsSticky(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	if err := gf.pages.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(&Page{URL: "http://a.example/1", FetchedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Sync into a closed pages.jsonl: %v", err)
+	}
+	if err := gf.g.Sync(); !errors.Is(err, ErrClosed) {
+		t.Errorf("Sync after a failed round: %v", err)
+	}
+	for _, err := range []error{gf.skipped.Close(), gf.warc.Close()} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

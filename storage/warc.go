@@ -418,8 +418,9 @@ func (w *WARCWriter) WriteExchange(ctx context.Context, ex *Exchange) (Location,
 }
 
 // Append writes ex as WriteExchange does but returns once the records are written,
-// before they are durable: a Group's Write that follows it makes them durable with
-// the page's pages.jsonl line, in one wait. Until then a crash may lose them.
+// before they are durable: a Group's Write, or Queue and then Sync, that follows
+// it makes them durable with the page's pages.jsonl line, in one wait. Until then
+// a crash may lose them.
 func (w *WARCWriter) Append(ctx context.Context, ex *Exchange) (Location, error) {
 	return w.writeExchange(ctx, ex, false)
 }
