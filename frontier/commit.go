@@ -21,6 +21,7 @@ type op struct {
 	apply func(b *batch) error
 	merge func()
 	done  chan error // nil when nobody waits
+	sync  bool       // a Done: its transaction commits after Options.SyncDone
 }
 
 // send hands o to the committer. It returns ErrClosed after Close and ctx.Err() if ctx
@@ -77,14 +78,37 @@ func (f *Frontier) commitLoop() {
 	}
 }
 
+// syncDones starts Options.SyncDone for the Dones among ops in a goroutine of its
+// own, and returns where its result comes; nil if there is none to wait for.
+func (f *Frontier) syncDones(ops []*op) <-chan error {
+	if f.opts.SyncDone == nil {
+		return nil
+	}
+	n := 0
+	for _, o := range ops {
+		if o.sync {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	c := make(chan error, 1)
+	go func() { c <- f.opts.SyncDone(n) }()
+	return c
+}
+
 // commit applies ops in one transaction and, once it is durable, merges their effects
-// into memory and tells their callers. A failed transaction stops the Frontier.
+// into memory and tells their callers. When ops hold Dones, Options.SyncDone runs
+// while the transaction is written, and the transaction commits only once it has
+// returned nil. A failed transaction stops the Frontier.
 func (f *Frontier) commit(ops []*op) {
 	f.mu.Lock()
 	err := f.err
 	f.mu.Unlock()
 	var b *batch
 	if err == nil {
+		synced := f.syncDones(ops)
 		b = &batch{f: f, hosts: make(map[string]*hostTx), counters: make(map[string]int64),
 			newSeen: make(map[seenKey]struct{})}
 		err = f.update(func(tx *bolt.Tx) error {
@@ -105,7 +129,13 @@ func (f *Frontier) commit(ops []*op) {
 					return err
 				}
 			}
-			return b.flush()
+			if err := b.flush(); err != nil {
+				return err
+			}
+			if synced != nil {
+				return <-synced
+			}
+			return nil
 		})
 		if err != nil {
 			err = &opError{op: "commit", err: err}

@@ -282,7 +282,7 @@ func (f *Frontier) recordLease(l *Lease) {
 // Done records the outcome of a lease: it removes the URL from its host's queue
 // (Finished, Failed, Skipped) or keeps it for a Retry, sets the host's next ready time,
 // and queues o.Links, all in one transaction. It returns once that transaction is
-// committed. It returns ErrLease for a lease that is not outstanding, and ctx.Err()
+// committed, after Options.SyncDone if set. It returns ErrLease for a lease that is not outstanding, and ctx.Err()
 // only if ctx ends before the write is handed to the committer (the lease then stays
 // outstanding and Done may be called again).
 func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
@@ -299,6 +299,7 @@ func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
 	links := f.prepare(o.Links)
 	now := f.now()
 	err := f.do(ctx, &op{
+		sync:  true,
 		apply: func(b *batch) error { return b.done(l, &o, links, now) },
 		merge: func() {
 			h := l.h
