@@ -26,6 +26,11 @@ import (
 // when the crawl must stop (the frontier or storage failed); anything a server or a
 // document does wrong becomes the lease's outcome.
 //
+// A page waits once, in frontier.Done: its records and lines are only queued, and the
+// frontier's commit of the Done runs the storage round that makes them durable
+// before it marks the lease done (Crawler.syncDones). A crash in between leaves the
+// records and lines on disk and the lease not done: it is fetched again.
+//
 // The waits before the fetch (for robots.txt, for the politeness ticket) end with
 // leaseCtx, which ends when the crawl stops leasing: a stopping crawl abandons them,
 // and the lease is requeued at the next Open. The fetch itself and the writes after it
@@ -63,7 +68,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				rob.URL, rob.Attempts, rob.Status)
 			s := c.leaseSkip(l, skipRobotsUnreachable, detail)
 			s.RobotsURL = rob.URL
-			if err := c.writeSkips(ctx, s); err != nil {
+			if err := c.writeSkips(s); err != nil {
 				return err
 			}
 			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()})
@@ -79,7 +84,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if use := c.cfg.Robots.ContentSignalUse; use != "" && signal[use] == "no" {
 		s := c.leaseSkip(l, skipContentSignal, fmt.Sprintf("Content-Signal: %s; robots.content_signal_use: %s", formatSignal(signal), use))
 		s.RobotsURL = rob.URL
-		if err := c.writeSkips(ctx, s); err != nil {
+		if err := c.writeSkips(s); err != nil {
 			return err
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.sched.Ready(l.Host)})
@@ -89,7 +94,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		c.counters.robotsBlocked.Add(1)
 		s := c.leaseSkip(l, skipRobots, ruleString(decision.Rule))
 		s.RobotsURL = rob.URL
-		if err := c.writeSkips(ctx, s); err != nil {
+		if err := c.writeSkips(s); err != nil {
 			return err
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.sched.Ready(l.Host)})
@@ -105,7 +110,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",
 				c.cfg.Politeness.MaxDelay, ready.UTC().Format(time.RFC3339)))
 			s.Until, s.Delay, s.RobotsURL = ready.UTC(), facts.delay, rob.URL
-			if err := c.writeSkips(ctx, s); err != nil {
+			if err := c.writeSkips(s); err != nil {
 				return err
 			}
 		}
@@ -120,7 +125,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				deferred.Reason, deferred.Until.UTC().Format(time.RFC3339)))
 			s.Until, s.RobotsURL = deferred.Until.UTC(), rob.URL
 			s.Delay = facts.delay
-			if err := c.writeSkips(ctx, s); err != nil {
+			if err := c.writeSkips(s); err != nil {
 				return err
 			}
 			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
@@ -203,8 +208,8 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if !c.cfg.Storage.Text {
 		page.Text = ""
 	}
-	// The records are written, not yet durable: writePage makes them durable with the
-	// page's lines, in one wait, before the lease is done.
+	// The records are written, not yet durable: writePage queues the page's lines
+	// after them, and the frontier's commit of the Done makes both durable first.
 	loc, err := c.warc.Append(ctx, ex)
 	if err != nil {
 		return fmtErr("archiving "+l.URL, err)
@@ -215,10 +220,19 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	c.dedupChanged(&page, &loc, last)
 	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
-	if err := c.writePage(ctx, &page, skips); err != nil {
+	if err := c.writePage(&page, skips); err != nil {
 		return err
 	}
-	return c.done(ctx, l, out)
+	if err := c.done(ctx, l, out); err != nil {
+		return err
+	}
+	// The digests and captures of the records, durable now, go into the WARC's
+	// digest index with those of other pages (it may lag: it is rebuilt from the
+	// WARC files).
+	if err := c.commit.PersistIndex(); err != nil {
+		return fmtErr("updating the digest index", err)
+	}
+	return nil
 }
 
 // firstSetAside reports whether host is set aside for the first time in this run.
@@ -294,7 +308,7 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
 		c.log.Warn("fetch failed", "url", l.URL, "err", err)
-		if err := c.writeSkips(ctx, c.leaseSkip(l, skipFailed, err.Error())); err != nil {
+		if err := c.writeSkips(c.leaseSkip(l, skipFailed, err.Error())); err != nil {
 			return err
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
@@ -319,7 +333,7 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 		s = c.leaseSkip(l, skipFailed, err.Error())
 	}
 	if s != nil {
-		if err := c.writeSkips(ctx, s); err != nil {
+		if err := c.writeSkips(s); err != nil {
 			return err
 		}
 	}

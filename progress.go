@@ -235,9 +235,9 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 	counter("fetch_errors_total", "Fetches that failed on the network.", func() float64 { return float64(c.counters.errors.Load()) })
 	counter("robots_blocked_total", "URLs robots.txt disallowed.", func() float64 { return float64(c.counters.robotsBlocked.Load()) })
 	counter("robots_fetches_total", "robots.txt fetches.", func() float64 { return float64(c.counters.robotsFetched.Load()) })
-	counter("storage_wait_seconds_total", "Time workers waited for the storage group commit of their pages, summed over workers.",
+	counter("storage_wait_seconds_total", "Time the frontier's commits spent making the pages' records and lines durable first, counted once per lease; part of frontier_wait_seconds_total.",
 		func() float64 { return time.Duration(c.counters.storageWait.Load()).Seconds() })
-	counter("frontier_wait_seconds_total", "Time workers waited for the frontier's commit of their leases' outcomes, summed over workers.",
+	counter("frontier_wait_seconds_total", "Time workers waited for the frontier's commit of their leases' outcomes (a page's one wait), summed over workers.",
 		func() float64 { return time.Duration(c.counters.frontierWait.Load()).Seconds() })
 	gauge("in_flight", "Fetches in progress.", func() float64 { return float64(c.counters.inFlight.Load()) })
 	gauge("queued", "URLs waiting in the frontier.", func() float64 { return float64(c.front.Stats().Queued) })

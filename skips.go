@@ -1,12 +1,10 @@
 package crawl
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
@@ -52,36 +50,29 @@ func (c *Crawler) leaseSkip(l *frontier.Lease, reason, detail string) *storage.S
 	return c.skip(l.URL, reason, detail, l.FoundOn, l.Depth)
 }
 
-// writeSkips appends skips to skipped.jsonl, durable when it returns, with a debug line
-// in crawl.log for each. Call it before the lease is done, so a crash cannot finish the
-// lease without its lines.
-func (c *Crawler) writeSkips(ctx context.Context, skips ...*storage.Skip) error {
+// writeSkips queues skips for skipped.jsonl, with a debug line in crawl.log for each.
+// Call it before the lease is done: the frontier's commit of the Done makes them
+// durable first (Crawler.syncDones), so a crash cannot finish the lease without its
+// lines.
+func (c *Crawler) writeSkips(skips ...*storage.Skip) error {
 	if len(skips) == 0 {
 		return nil
 	}
 	c.logSkips(skips)
-	if err := c.commit.Write(ctx, nil, skips...); err != nil {
-		if ctx.Err() != nil {
-			return nil // stopping at once: the lease is requeued at the next Open
-		}
+	if err := c.commit.Queue(nil, skips...); err != nil {
 		return fmtErr("recording URLs not fetched", err)
 	}
 	return nil
 }
 
-// writePage makes a page durable before its lease is done, in one wait: its WARC
-// records (written by Append), its pages.jsonl line and the skipped.jsonl lines of
-// the links it did not queue. The line reaches pages.jsonl only once the records are
-// on disk (storage.Group).
-func (c *Crawler) writePage(ctx context.Context, page *storage.Page, skips []*storage.Skip) error {
+// writePage queues a page's pages.jsonl line and the skipped.jsonl lines of the
+// links it did not queue, after its WARC records (written by Append). It does not
+// wait: the frontier's commit of the page's Done makes records and lines durable
+// first, in one wait (Crawler.syncDones), and a line reaches pages.jsonl only once
+// the records it points at are on disk (storage.Group).
+func (c *Crawler) writePage(page *storage.Page, skips []*storage.Skip) error {
 	c.logSkips(skips)
-	start := time.Now()
-	err := c.commit.Write(ctx, page, skips...)
-	c.counters.storageWait.Add(int64(time.Since(start)))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil // stopping at once: the lease is requeued at the next Open
-		}
+	if err := c.commit.Queue(page, skips...); err != nil {
 		return fmtErr("writing the pages.jsonl line of "+page.URL, err)
 	}
 	return nil

@@ -18,9 +18,10 @@ type counters struct {
 	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
 	robotsFetched atomic.Int64 // robots.txt fetches
 	inFlight      atomic.Int64 // fetches in progress
-	// storageWait and frontierWait sum the time workers waited for the storage group
-	// commit of a page (its records and lines durable) and for the frontier's Done
-	// commit of a lease, in nanoseconds of the system clock.
+	// frontierWait sums the time workers waited for the frontier's Done commit of a
+	// lease, a page's one wait; storageWait the time those commits spent on the
+	// storage round that makes the pages' records and lines durable first, once per
+	// lease (Crawler.syncDones). Nanoseconds of the system clock.
 	storageWait  atomic.Int64
 	frontierWait atomic.Int64
 
@@ -65,12 +66,13 @@ type Summary struct {
 	Staged        int64            `json:"staged"`         // links found and not yet sorted into the queues
 	Parked        int64            `json:"parked"`         // URLs set aside for this run (robots.txt unreachable)
 	Duration      time.Duration    `json:"duration_ns"`    // how long Run ran
-	// StorageWait is the time workers waited for the storage group commit that makes a
-	// page's WARC records and pages.jsonl line durable, summed over the pages of this
-	// run; FrontierWait the time they waited for the frontier's commit of a lease's
-	// Done (its outcome and links), summed over the leases done. Both are measured
-	// with the system clock; a concurrent wait counts once per worker. Divided by
-	// Pages, the wait per page.
+	// FrontierWait is the time workers waited for the frontier's commit of a lease's
+	// Done (its outcome and links), summed over the leases done: a page's one wait,
+	// since that commit first makes the page's WARC records and lines durable.
+	// StorageWait is the part of it the commits spent on that storage round (which
+	// runs while the commit's transaction is written), counted once per lease in the
+	// commit. Both are measured with the system clock; a concurrent wait counts once
+	// per worker. Divided by Pages, the wait per page.
 	StorageWait  time.Duration `json:"storage_wait_ns"`
 	FrontierWait time.Duration `json:"frontier_wait_ns"`
 	Complete     bool          `json:"complete"`      // the frontier is empty: nothing is left to fetch
