@@ -54,14 +54,17 @@ const foldLinkSize = 32
 // and their links in the order of a fold (sortFold). It sorts at most sortAt links in
 // memory at once (all of them if sortAt is 0 or less): beyond that, each sorted chunk
 // goes to a temporary file in dir, and the index merges them as the fold reads it.
-func indexLog(staged *bolt.Bucket, after uint64, more func(key []byte, links int) bool, sortAt int, dir string) (recs []foldRec, idx *foldIndex, err error) {
+// expect is how many links the index is likely to sort in memory at once: the
+// memory for them is taken at once, where growing it by appends copied it again
+// and again, each time into a new slice up to 1.25 times the size of the old.
+func indexLog(staged *bolt.Bucket, after uint64, more func(key []byte, links int) bool, sortAt, expect int, dir string) (recs []foldRec, idx *foldIndex, err error) {
 	idx = &foldIndex{}
 	defer func() {
 		if err != nil {
 			idx.close()
 		}
 	}()
-	var links []foldLink
+	links := make([]foldLink, 0, max(expect, 0))
 	err = eachRecordAfter(staged, after, func(key uint64, rec []byte) error {
 		if !more(binary.BigEndian.AppendUint64(nil, key), idx.n+len(links)) {
 			return errEnough

@@ -32,7 +32,7 @@ func testLinks(n int, seq uint64) []prepared {
 // links back in the fold's order.
 func readLog(tx *bolt.Tx) ([]prepared, error) {
 	b := tx.Bucket(bucketStaged)
-	recs, idx, err := indexLog(b, 0, func([]byte, int) bool { return true }, 0, "")
+	recs, idx, err := indexLog(b, 0, func([]byte, int) bool { return true }, 0, 0, "")
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func TestFoldIndexCorrupt(t *testing.T) {
 			putRecords(t, db, false, logRecord{2, stagedRecord(testLinks(100, 100)...)})
 			err := db.Update(func(tx *bolt.Tx) error {
 				b := tx.Bucket(bucketStaged)
-				recs, idx, err := indexLog(b, 0, func([]byte, int) bool { return true }, 0, "")
+				recs, idx, err := indexLog(b, 0, func([]byte, int) bool { return true }, 0, 0, "")
 				if err != nil {
 					return err
 				}
@@ -343,7 +343,7 @@ func TestFoldIndexChunks(t *testing.T) {
 	all := func(sortAt int, dir string) []foldLink {
 		var out []foldLink
 		err := db.View(func(tx *bolt.Tx) error {
-			_, idx, err := indexLog(tx.Bucket(bucketStaged), 0, func([]byte, int) bool { return true }, sortAt, dir)
+			_, idx, err := indexLog(tx.Bucket(bucketStaged), 0, func([]byte, int) bool { return true }, sortAt, 0, dir)
 			if err != nil {
 				return err
 			}
@@ -434,7 +434,7 @@ func TestFoldIndexInMemory(t *testing.T) {
 		files int
 	}{{30, 0}, {31, 1}} {
 		err := db.View(func(tx *bolt.Tx) error {
-			_, idx, err := indexLog(tx.Bucket(bucketStaged), 0, func(_ []byte, links int) bool { return links < tc.fold }, 30, t.TempDir())
+			_, idx, err := indexLog(tx.Bucket(bucketStaged), 0, func(_ []byte, links int) bool { return links < tc.fold }, 30, 0, t.TempDir())
 			if err != nil {
 				return err
 			}

@@ -274,6 +274,7 @@ func (b *batch) foldStep() error {
 			b.unpend = append(b.unpend, fs.ops[fs.opPos:end]...)
 			b.unpendLast = fs.lastKey
 			fs.opPos = end
+			f.checkMapped() // the changes read queue pages all over the file
 		}
 		// Recorded so that the next Open goes on from here. (The host records
 		// need no mark: those written are no longer older than the log.)
@@ -305,6 +306,7 @@ func (b *batch) foldStep() error {
 			}
 		}
 		fs.hostPos = end
+		f.checkMapped()
 	}
 	if fs.hostPos < len(fs.hosts) {
 		return nil
@@ -328,6 +330,7 @@ func (b *batch) deleteFolded() error {
 	start := nodeCount(b.tx)
 	n, done, err := deleteRecords(b.staged, f.folded, func() bool { return nodeCount(b.tx)-start >= deleteNodes })
 	b.logDeleted += n
+	f.checkMapped()
 	if err != nil || !done {
 		return err
 	}
@@ -507,7 +510,7 @@ func (b *batch) startFold() error {
 			f.checkMapped() // the log is read whole, a record at a time
 		}
 		return links < f.foldSpan()
-	}, f.foldLinks(), filepath.Dir(f.db.Path()))
+	}, f.foldLinks(), int(min(b.counter(cStaged), int64(f.foldLinks()))), filepath.Dir(f.db.Path()))
 	if err != nil {
 		return err
 	}
