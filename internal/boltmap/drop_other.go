@@ -8,13 +8,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// DropTx does nothing here: the mapped pages are left to the system. It refuses a
+// dropTx does nothing here: the mapped pages are left to the system. It refuses a
 // write transaction, as on Linux.
-func DropTx(tx *bolt.Tx) error {
+func dropTx(tx *bolt.Tx, _ int64, _ [][]byte) (dropped, error) {
 	if tx.Writable() {
-		return ErrWritable
+		return dropped{}, ErrWritable
 	}
-	return nil
+	return dropped{}, nil
 }
 
 // residentFile cannot be read here: a nil *residentFile reads as -1, and a Limit
