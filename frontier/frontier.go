@@ -108,7 +108,7 @@ type Options struct {
 	// since the last drop, the Frontier drops the mapping's pages from the process
 	// (the page cache keeps them; the next read of one maps it again), but for up
 	// to ResidentMap/2 bytes of the pages read again right after a drop: the
-	// staged links, which a fold reads at random, and the B+trees' branch pages.
+	// staged links, which a fold reads at random, and the B+trees' upper branch pages.
 	// Other mapped files count in that growth too, which only makes drops come
 	// sooner. Dropping costs time, each page read again being mapped again
 	// (BENCHMARKS.md). Linux only; elsewhere the pages are left to the system. 0

@@ -52,9 +52,9 @@ var ErrWritable = errors.New("boltmap: write transaction")
 //
 // A drop keeps mapped the pages that would be read again right after it (see
 // DropTx): up to half the budget, the pages of the hot buckets given to NewLimit
-// first, then the branch pages of every bucket. Those stay mapped, and count in the
-// resident size from which the next growth is measured: the file's pages stay below
-// one and a half budgets, plus what is mapped between two checks.
+// first, then the upper branch pages of every bucket. Those stay mapped, and count
+// in the growth since the drop, as if they had been mapped again: the budget bounds
+// the pages kept and the pages mapped since together.
 //
 // A Limit is safe for simultaneous use by multiple goroutines.
 type Limit struct {
@@ -160,8 +160,12 @@ func (l *Limit) Check(db *bolt.DB) error {
 		l.full.Add(1)
 	}
 	l.kept.Store(d.kept)
+	// The pages kept count in the budget, as if they had been mapped since the
+	// drop: the file's pages stay below the budget, plus what is mapped between two
+	// checks, as if nothing were kept. (Some of them may not be resident, which
+	// only makes the next drop come sooner.)
 	if n = l.rss.bytes(); n >= 0 {
-		l.base = n
+		l.base = n - d.kept
 	}
 	return nil
 }
@@ -227,8 +231,8 @@ func (l *Limit) Close() {
 // elsewhere it does nothing but refuse a write transaction):
 // [Info().Data, Info().Data+tx.Size()), the file's committed pages, but for the
 // pages that are read again right after a drop (see keepSpans): the meta pages, the
-// root bucket's pages and the branch pages of each top-level bucket, level by level
-// from its root, up to DefaultBudget/2 bytes of them. (A Limit keeps up to half its
+// root bucket's pages and the upper branch pages of each top-level bucket, level by
+// level from its root, up to DefaultBudget/2 bytes of them. (A Limit keeps up to half its
 // budget, and the pages of the buckets it was given whole first.) The pages to keep
 // are read from the mapping, in bbolt's page layout; where they do not read as that
 // layout says, every page is dropped.

@@ -11,13 +11,19 @@ import (
 
 // The pages a drop keeps mapped.
 //
-// Every lookup in a B+tree reads the tree's branch pages from its root down, and
-// every transaction reads a meta page and the root bucket's pages (the top-level
-// buckets' headers): those few pages are read again right after a drop, each one a
-// page fault that maps it back with the pages around it. A drop leaves them mapped:
-// the meta pages, the root bucket's pages, and the branch pages of each top-level
-// bucket, level by level from its root, up to a number of bytes (the upper levels are
-// read by every lookup, the lowest by few).
+// Every transaction reads a meta page and the root bucket's pages (the top-level
+// buckets' headers), and every lookup in a B+tree reads the tree's upper branch
+// pages: those few pages are read again right after a drop, each one a page fault
+// that maps it back with the pages around it. So are all the pages of a bucket read
+// at random all over while the rest of the file is read once (a Limit's hot
+// buckets). A drop leaves them mapped, up to a number of bytes: the meta pages, the
+// root bucket's pages, the hot buckets' pages (branches and leaves), and the branch
+// pages of every other top-level bucket but their lowest level, level by level from
+// the root. The lowest branch level, the one over the leaves, is most of a tree's
+// branch pages, each read by few lookups; in a large file most of them are not in
+// the page cache, and reading them to keep them would read the disk (at 10M URLs,
+// keeping them held the drops for seconds while the file's pages mapped grew to four
+// times the budget).
 //
 // The pages are found by reading bbolt's page layout in the mapping (this package's
 // one departure from bbolt's API, which gives a page's type but not its children):
@@ -153,8 +159,10 @@ func (k *keeper) level(t *tree) (bool, error) {
 			return false, errLayout
 		}
 		k.keep(id, overflow)
-		if t.depth == 1 && !t.leaves {
-			continue // the children are leaves, not kept: not read either
+		if !t.leaves && t.depth <= 2 {
+			// The children are the lowest branch pages, or leaves: not kept, not
+			// read either.
+			continue
 		}
 		for i := range int(count) {
 			c, ok := k.child(id, overflow, i)
@@ -174,7 +182,8 @@ func (k *keeper) level(t *tree) (bool, error) {
 // error if a page does not read as bbolt's layout says. It keeps, in this order and
 // while they fit in limit bytes: the meta pages; the root bucket's pages; the pages
 // of the top-level buckets named in hot, level by level, leaves included; and the
-// branch pages of the other top-level buckets, level by level from their roots. mem
+// branch pages of the other top-level buckets, level by level from their roots, but
+// for the lowest level (unless it is the root). mem
 // is the readable part of the mapping: whole pages within the file and the mapping.
 func keepSpans(tx *bolt.Tx, mem []byte, limit int64, hot [][]byte) ([]span, error) {
 	var roots []bucketRoot

@@ -83,8 +83,8 @@ func mapping(t *testing.T, tx *bolt.Tx, path string) []byte {
 }
 
 // TestKeepSpans reads the pages a drop keeps and checks them against bbolt's view:
-// the meta pages, the root bucket's, every branch page of every bucket, and the
-// leaves of the hot bucket; nothing else.
+// the meta pages, the root bucket's, every page of the hot bucket, and the upper
+// branch pages of the others; nothing else.
 func TestKeepSpans(t *testing.T) {
 	t.Parallel()
 	db, path := openBuckets(t)
@@ -98,8 +98,12 @@ func TestKeepSpans(t *testing.T) {
 		stats[string(name)] = b.Stats()
 		return nil
 	})
-	if s := stats["deep"]; s.Depth < 3 || s.BranchPageN < 10 || stats["over"].LeafOverflowN == 0 || stats["tiny"].InlineBucketN != 1 {
-		t.Fatalf("the file is not as the test needs it: deep %+v, over %+v, tiny %+v", s, stats["over"], stats["tiny"])
+	// Every tree is at most three levels deep (a root, the lowest branch pages,
+	// the leaves): of its branch pages, a drop keeps the root, unless the bucket is
+	// hot.
+	if s := stats["deep"]; s.Depth != 3 || s.BranchPageN < 10 || stats["wide"].Depth != 3 || stats["over"].Depth != 2 ||
+		stats["over"].LeafOverflowN == 0 || stats["tiny"].InlineBucketN != 1 {
+		t.Fatalf("the file is not as the test needs it: deep %+v, wide %+v, over %+v, tiny %+v", s, stats["wide"], stats["over"], stats["tiny"])
 	}
 	for _, hot := range []string{"", "wide", "over"} {
 		spans, err := keepSpans(tx, mapping(t, tx, path), 1<<40, [][]byte{[]byte(hot)})
@@ -116,14 +120,17 @@ func TestKeepSpans(t *testing.T) {
 				t.Errorf("hot %q: page %d kept, of type %q", hot, id, typ)
 			}
 		}
-		// The root bucket here is one leaf; every bucket's branch pages; the hot
-		// bucket's leaves.
+		// The root bucket here is one leaf; the hot bucket's pages; the roots of
+		// the other buckets' trees.
 		wantBranch, wantLeaf := 0, 1
-		for _, s := range stats {
-			wantBranch += s.BranchPageN
-		}
-		if hot != "" {
-			wantLeaf += stats[hot].LeafPageN
+		for name, s := range stats {
+			switch {
+			case name == hot:
+				wantBranch += s.BranchPageN
+				wantLeaf += s.LeafPageN
+			case s.Depth > 1:
+				wantBranch++
+			}
 		}
 		if count["branch"] != wantBranch || count["leaf"] != wantLeaf {
 			t.Errorf("hot %q: kept %d branch pages and %d leaves; want %d and %d", hot, count["branch"], count["leaf"], wantBranch, wantLeaf)
@@ -132,7 +139,7 @@ func TestKeepSpans(t *testing.T) {
 }
 
 // TestKeepLimit: with a limit of a few pages, the meta pages and the root bucket's
-// page come first, then the upper levels of the branch pages, up to the limit.
+// page come first, then the roots of the trees, up to the limit.
 func TestKeepLimit(t *testing.T) {
 	t.Parallel()
 	db, path := openBuckets(t)

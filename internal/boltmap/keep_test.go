@@ -48,21 +48,23 @@ func TestKeepPages(t *testing.T) {
 		limit   int64
 		want    []span // nil: errLayout
 	}{
-		{"branches", small, []bucketRoot{{3, false}, {6, false}}, 1 << 20, []span{{0, 3}, {6, 8}}},
-		{"hot", small, []bucketRoot{{3, true}, {6, false}}, 1 << 20, []span{{0, 8}}},
+		{"branches", small, []bucketRoot{{3, false}, {6, false}}, 1 << 20, []span{{0, 3}, {6, 6}}},
+		{"hot", small, []bucketRoot{{3, true}, {6, false}}, 1 << 20, []span{{0, 6}}},
 		{"hot B", small, []bucketRoot{{3, false}, {6, true}}, 1 << 20, []span{{0, 3}, {6, 12}}},
-		{"limit", small, []bucketRoot{{3, false}, {6, false}}, 5 * ps, []span{{0, 3}, {6, 6}}},
+		{"limit", small, []bucketRoot{{3, false}, {6, false}}, 4 * ps, []span{{0, 3}}},
 		{"limit hot first", small, []bucketRoot{{3, false}, {6, true}}, 6 * ps, []span{{0, 2}, {6, 8}}},
 		{"nothing", small, nil, 1, []span{{0, 1}}},
 		{"one-leaf bucket", small, []bucketRoot{{4, false}}, 1 << 20, []span{{0, 2}}},
 		{"root beyond the file", small, []bucketRoot{{13, false}}, 1 << 20, nil},
-		{"child beyond the file", damaged(6, []uint64{branch, 7, 99}), []bucketRoot{{6, false}}, 1 << 20, nil},
+		{"child beyond the file", damaged(6, []uint64{branch, 7, 99}), []bucketRoot{{6, true}}, 1 << 20, nil},
+		{"lowest branch beyond the file, unread", damaged(6, []uint64{branch, 7, 99}), []bucketRoot{{6, false}}, 1 << 20, []span{{0, 2}, {6, 6}}},
 		{"leaf beyond the file", damaged(7, []uint64{branch, 9, 99}), []bucketRoot{{6, true}}, 1 << 20, nil},
-		{"leaf beyond the file, unread", damaged(7, []uint64{branch, 9, 99}), []bucketRoot{{6, false}}, 1 << 20, []span{{0, 2}, {6, 8}}},
-		{"branch not a branch", damaged(8, []uint64{0x40, 11, 12}), []bucketRoot{{6, false}}, 1 << 20, nil},
-		{"branch without children", damaged(8, []uint64{branch}), []bucketRoot{{6, false}}, 1 << 20, nil},
+		{"leaf beyond the file, unread", damaged(7, []uint64{branch, 9, 99}), []bucketRoot{{6, false}}, 1 << 20, []span{{0, 2}, {6, 6}}},
+		{"branch not a branch", damaged(8, []uint64{0x40, 11, 12}), []bucketRoot{{6, true}}, 1 << 20, nil},
+		{"branch without children", damaged(8, []uint64{branch}), []bucketRoot{{6, true}}, 1 << 20, nil},
+		{"root without children", damaged(6, []uint64{branch}), []bucketRoot{{6, false}}, 1 << 20, nil},
 		{"leaf where a branch is", damaged(8, []uint64{leaf}), []bucketRoot{{6, true}}, 1 << 20, nil},
-		{"a loop", damaged(7, []uint64{branch, 6, 7}), []bucketRoot{{6, false}}, 1 << 20, nil},
+		{"a loop", damaged(6, []uint64{branch, 6, 8}), []bucketRoot{{6, false}}, 1 << 20, nil},
 	} {
 		got, err := keepPages(newPages(fakeFile(ps, tc.pages), ps), 2, tc.buckets, tc.limit)
 		if tc.want == nil {
