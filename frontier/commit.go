@@ -133,10 +133,17 @@ func (f *Frontier) commit(ops []*op) {
 				return err
 			}
 			if synced != nil {
-				return <-synced
+				c := synced
+				synced = nil
+				return <-c
 			}
 			return nil
 		})
+		if synced != nil {
+			// The transaction failed before SyncDone returned: wait for it all the
+			// same, so that none runs once the Dones have returned.
+			<-synced
+		}
 		if err != nil {
 			err = &opError{op: "commit", err: err}
 		}

@@ -120,9 +120,11 @@ type Options struct {
 	// transaction only once it has returned nil. It runs in a goroutine of its own
 	// while the transaction is written (bbolt syncs frontier.db after it: measured,
 	// syncing both files at once made each sync slower). An error fails the commit as
-	// a failed write does: the Dones return it and the Frontier stops. Transactions
-	// without a Done (Add, Stage, SetHostReady, a fold step) do not call it. It must
-	// be safe for concurrent use and must not call the Frontier. nil means none.
+	// a failed write does: the Dones return it and the Frontier stops. A transaction
+	// that fails otherwise still waits for the SyncDone it started before its Dones
+	// return, so that none runs once they have. Transactions without a Done (Add,
+	// Stage, SetHostReady, a fold step) do not call it. It must be safe for
+	// concurrent use and must not call the Frontier. nil means none.
 	SyncDone func(dones int) error
 	// NoSync skips fsync at commit: faster, but a machine crash (not a process crash)
 	// may lose the last commits.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -124,4 +126,63 @@ func TestSyncDoneErrorFailsCommit(t *testing.T) {
 	if got := lease(t, f).URL; got != "http://a.test/1" {
 		t.Errorf("lease after reopen: %s", got)
 	}
+}
+
+// TestSyncDoneEndsBeforeFailedCommitReturns: a commit that fails before SyncDone
+// has returned (another operation of its transaction failed) still waits for it
+// before it tells its callers, so that no SyncDone runs once the Done calls have
+// returned and the caller closes its files (a crawl's Run returns only after every
+// goroutine it started has exited).
+func TestSyncDoneEndsBeforeFailedCommitReturns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			calls    atomic.Int32
+			release1 = make(chan struct{})
+			release2 = make(chan struct{})
+			returned atomic.Bool // the second SyncDone has returned
+		)
+		f, _ := openTest(t, Options{MaxInFlightPerHost: 10, SyncDone: func(int) error {
+			switch calls.Add(1) {
+			case 1:
+				<-release1
+			case 2:
+				<-release2
+				returned.Store(true)
+			}
+			return nil
+		}})
+		mustAdd(t, f, 2, Entry{URL: "http://a.test/1"}, Entry{URL: "http://a.test/2"})
+		l1, l2 := lease(t, f), lease(t, f)
+		first := make(chan error, 1)
+		go func() { first <- f.Done(context.Background(), l1, Outcome{}) }()
+		synctest.Wait() // the committer waits in the first SyncDone
+		// A Done and an operation that fails, queued together: one transaction.
+		second := make(chan error, 1)
+		go func() { second <- f.Done(context.Background(), l2, Outcome{}) }()
+		bad := errors.New("failed operation")
+		failed := make(chan error, 1)
+		go func() { failed <- f.do(context.Background(), &op{apply: func(*batch) error { return bad }}) }()
+		synctest.Wait()
+		close(release1)
+		if err := <-first; err != nil {
+			t.Fatalf("first Done: %v", err)
+		}
+		synctest.Wait() // the second transaction has failed; its SyncDone waits
+		select {
+		case err := <-second:
+			close(release2) // let it end: the bubble must end with no goroutine left
+			t.Fatalf("second Done returned (%v) while its SyncDone was still running", err)
+		default:
+		}
+		close(release2)
+		if err := <-second; !errors.Is(err, bad) {
+			t.Errorf("second Done: %v, want the failed operation's error", err)
+		}
+		if !returned.Load() {
+			t.Error("second Done returned before its SyncDone")
+		}
+		if err := <-failed; !errors.Is(err, bad) {
+			t.Errorf("failed operation: %v", err)
+		}
+	})
 }
