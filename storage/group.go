@@ -109,10 +109,17 @@ func (g *Group) queue(ctx context.Context, pg *Page, skips []*Skip) (uint64, err
 // Sync leaves the digest index alone (see PersistIndex). After Close it returns
 // what Close's round returned.
 func (g *Group) Sync() error {
+	records := g.warc.written()
 	g.mu.Lock()
 	seq := g.seq
 	g.mu.Unlock()
-	return g.fl.wait(context.Background(), seq, g.prepare, func(syncPoint) {})
+	if err := g.fl.wait(context.Background(), seq, g.prepare, func(syncPoint) {}); err != nil {
+		return err
+	}
+	// The round synced the WARC file before the lines; records appended with no
+	// line queued after them may have come after that sync (or with no round at
+	// all). Those of the round cost nothing here.
+	return g.warc.syncThrough(records)
 }
 
 // PersistIndex moves the payload digests and captures of the WARC records made

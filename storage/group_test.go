@@ -368,3 +368,35 @@ func TestGroupSyncErrorIsSticky(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSyncRecordsWithoutLines: Sync makes the records Append wrote before it
+// durable even when no line was queued after them (every line queued before is
+// durable already), as its doc says.
+func TestGroupSyncRecordsWithoutLines(t *testing.T) {
+	ctx := context.Background()
+	gf := openGroup(t, WARCOptions{})
+	defer gf.close(t)
+	loc, err := gf.warc.Append(ctx, exchange("http://a.example/0", noise(0, 500), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(pageAt("http://a.example/0", loc)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	// A record with no line queued after it.
+	if _, err := gf.warc.Append(ctx, exchange("http://a.example/1", noise(1, 500), "")); err != nil {
+		t.Fatal(err)
+	}
+	gf.warc.mu.Lock()
+	written := gf.warc.seq
+	gf.warc.mu.Unlock()
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := gf.warc.fl.durableSeq(); got < written {
+		t.Errorf("after Sync: WARC durable up to write %d, want %d (written before the call)", got, written)
+	}
+}

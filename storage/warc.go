@@ -696,13 +696,21 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, wait bool, digest 
 // syncWritten makes every record written so far durable, sharing a round with
 // the WARC's own group commit: for the leader of a Group's round, whose writes
 // were made by Append. Its wait is not counted in Stats.Waits.
-func (w *WARCWriter) syncWritten() error {
+func (w *WARCWriter) syncWritten() error { return w.syncThrough(w.written()) }
+
+// written returns the number of the last record written so far, for syncThrough.
+func (w *WARCWriter) written() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seq
+}
+
+// syncThrough makes the records up to write seq durable, as syncWritten does, at
+// once if they are already.
+func (w *WARCWriter) syncThrough(seq uint64) error {
 	if w.opts.NoSync {
 		return nil
 	}
-	w.mu.Lock()
-	seq := w.seq
-	w.mu.Unlock()
 	return w.fl.await(context.Background(), seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
 }
 
