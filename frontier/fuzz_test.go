@@ -17,7 +17,7 @@ func TestEntryEncoding(t *testing.T) {
 		{Entry{URL: "http://a.test/"}, Entry{URL: "http://a.test/"}, 0},
 		{Entry{URL: "https://a.test/x?y#z", Depth: 3, Priority: -2, FoundOn: "https://a.test/", Kind: 255, Hops: 5},
 			Entry{URL: "https://a.test/x?y#z", Depth: 3, Priority: -2, FoundOn: "https://a.test/", Kind: 255, Hops: 5}, 7},
-		{Entry{URL: "u", Depth: math.MaxInt64, Priority: math.MinInt64, Hops: -1},
+		{Entry{URL: "u", Depth: math.MaxInt, Priority: math.MinInt, Hops: -1},
 			Entry{URL: "u", Depth: math.MaxInt32, Priority: math.MinInt32, Hops: -1}, 1},
 	}
 	for _, tt := range tests {
@@ -215,7 +215,7 @@ func FuzzRecords(f *testing.F) {
 func FuzzQueueKey(f *testing.F) {
 	f.Add(uint64(1), int64(0), 0, 0, uint64(1), uint64(1), int64(0), 0, 0, uint64(2))
 	f.Add(uint64(1), int64(7), 5, 3, uint64(9), uint64(1), int64(0), -1, 0, uint64(2))
-	f.Add(uint64(2), int64(-3), math.MaxInt64, -4, uint64(0), uint64(1), int64(math.MaxInt64), math.MinInt32, math.MaxInt32, uint64(math.MaxUint64))
+	f.Add(uint64(2), int64(-3), math.MaxInt, -4, uint64(0), uint64(1), int64(math.MaxInt64), math.MinInt32, math.MaxInt32, uint64(math.MaxUint64))
 	f.Fuzz(func(t *testing.T, h1 uint64, t1 int64, p1, d1 int, s1 uint64, h2 uint64, t2 int64, p2, d2 int, s2 uint64) {
 		k1, k2 := queueKey(h1, t1, p1, d1, s1), queueKey(h2, t2, p2, d2, s2)
 		norm := func(d int) int { return max(0, min(d, math.MaxInt32)) }
