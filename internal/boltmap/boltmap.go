@@ -63,6 +63,7 @@ type Limit struct {
 	base     int64         // the process's file-backed resident bytes after the last drop
 	rss      *residentFile // nil where it cannot be read, or after Close: never drop
 	hot      [][]byte      // top-level buckets a drop keeps whole, while they fit (see DropTx)
+	keep     int64         // bytes of pages a drop keeps mapped at most (SetKeep)
 	drops    atomic.Int64
 	full     atomic.Int64  // drops that kept nothing: the pages to keep did not read
 	kept     atomic.Int64  // bytes the last drop kept mapped
@@ -82,6 +83,7 @@ func NewLimit(budget int64, hot ...[]byte) *Limit {
 	if l.budget == 0 {
 		l.budget = DefaultBudget
 	}
+	l.keep = l.budget / 2
 	if l.budget > 0 {
 		l.rss = openResidentFile()
 	}
@@ -170,14 +172,26 @@ func (l *Limit) Check(db *bolt.DB) error {
 	return nil
 }
 
-// drop drops db's pages but for up to half the budget of pages kept (see DropTx).
+// SetKeep sets how many bytes of pages a drop keeps mapped at most (see DropTx):
+// half the budget unless set; 0 keeps none, every drop dropping every page. The
+// pages kept count in the budget, so the more a drop keeps, the sooner the next
+// one comes: whether keeping pays depends on how much of what is kept is read again
+// before then (BENCHMARKS.md, "the frontier and the crawl at the end of the
+// session"). Call it before the first Check.
+func (l *Limit) SetKeep(bytes int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.keep = max(bytes, 0)
+}
+
+// drop drops db's pages but for up to l.keep bytes of pages kept (see DropTx).
 func (l *Limit) drop(db *bolt.DB) (dropped, error) {
 	tx, err := db.Begin(false)
 	if err != nil {
 		return dropped{}, err
 	}
 	defer tx.Rollback()
-	return dropTx(tx, l.budget/2, l.hot)
+	return dropTx(tx, l.keep, l.hot)
 }
 
 // Drops returns the number of drops Check made.

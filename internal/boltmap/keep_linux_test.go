@@ -305,3 +305,33 @@ func TestDropDamagedBranch(t *testing.T) {
 		t.Errorf("after the full drop, %d bytes mapped; want at most 64 KiB", got)
 	}
 }
+
+// TestSetKeepNone: a Limit set to keep nothing drops every page of the file, where
+// the same drop with the default keep leaves the pages to keep mapped.
+func TestSetKeepNone(t *testing.T) {
+	t.Parallel()
+	for _, keep := range []int64{-1, 0} { // -1: NewLimit's default, half the budget
+		db, _ := openBuckets(t)
+		l := NewLimit(1<<20, []byte("wide"))
+		if keep >= 0 {
+			l.SetKeep(keep)
+		}
+		err := db.View(func(tx *bolt.Tx) error { // beyond the budget
+			return tx.Bucket([]byte("wide")).ForEach(func(k, v []byte) error { return nil })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Check(db); err != nil {
+			t.Fatalf("Check: %v", err)
+		}
+		s := l.Stats()
+		l.Close()
+		if s.Drops != 1 || s.FullDrops != 0 || (s.Kept == 0) != (keep == 0) {
+			t.Errorf("keep %d: Stats %+v; want 1 drop, not full, pages kept unless keep is 0", keep, s)
+		}
+		if got := resident(t, db); keep == 0 && got > 64<<10 {
+			t.Errorf("keep 0: after the drop, %d bytes mapped; want at most 64 KiB", got)
+		}
+	}
+}
