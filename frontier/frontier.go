@@ -106,14 +106,11 @@ type Options struct {
 	// open for writing, at the end of Open and Check, and while a fold reads, once
 	// the process's file-backed resident size has grown by more than ResidentMap
 	// since the last drop, the Frontier drops the mapping's pages from the process
-	// (the page cache keeps them; the next read of one maps it again), all of
-	// them: keeping the pages read again right after a drop (the staged links, the
-	// upper branch pages) saved faults but, counted in the budget, made drops come
-	// twice as often and cost 11% more CPU per cycle at 10M URLs. Other mapped
-	// files count in that growth too, which only makes drops come sooner.
-	// Dropping costs time, each page read again being mapped again (BENCHMARKS.md).
-	// Linux only; elsewhere the pages are left to the system. 0 means 64 MiB;
-	// negative means never drop.
+	// (the page cache keeps them; the next read of one maps it again). Other mapped
+	// files count in that growth too, which only makes drops come sooner. Dropping
+	// costs time: at 1M URLs, 64 MiB ran 0.75 of the Next/Done cycles of never
+	// dropping (BENCHMARKS.md). Linux only; elsewhere the pages are left to the
+	// system. 0 means 64 MiB; negative means never drop.
 	ResidentMap int64
 	// SyncDone, if set, makes what the caller keeps beside the frontier durable
 	// before the Frontier marks leases done: the committer calls it with the number
@@ -231,13 +228,8 @@ func Open(path string, opts Options) (f *Frontier, err error) {
 	// access. Turn both into an error for this goroutine.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var db *bolt.DB
-	// The resident size before the file is mapped: Open's own reads count. A drop
-	// keeps no page mapped (see ResidentMap): at 1M URLs keeping the staged links
-	// (which a fold reads at random) and the branch pages halved the minor faults,
-	// but at 10M the drops they made twice as frequent cost more than the faults
-	// they saved.
+	// The resident size before the file is mapped: Open's own reads count.
 	mapped := boltmap.NewLimit(opts.ResidentMap)
-	mapped.SetKeep(0)
 	defer func() {
 		if f == nil {
 			mapped.Close()

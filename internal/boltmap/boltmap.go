@@ -50,40 +50,26 @@ var ErrWritable = errors.New("boltmap: write transaction")
 // run beside a write transaction, so the pages a long write transaction maps are
 // dropped while it runs.
 //
-// A drop keeps mapped the pages that would be read again right after it (see
-// DropTx): up to half the budget, the pages of the hot buckets given to NewLimit
-// first, then the upper branch pages of every bucket. Those stay mapped, and count
-// in the growth since the drop, as if they had been mapped again: the budget bounds
-// the pages kept and the pages mapped since together.
-//
 // A Limit is safe for simultaneous use by multiple goroutines.
 type Limit struct {
 	mu       sync.Mutex
 	budget   int64         // growth in bytes that starts a drop; <= 0: never drop
 	base     int64         // the process's file-backed resident bytes after the last drop
 	rss      *residentFile // nil where it cannot be read, or after Close: never drop
-	hot      [][]byte      // top-level buckets a drop keeps whole, while they fit (see DropTx)
-	keep     int64         // bytes of pages a drop keeps mapped at most (SetKeep)
 	drops    atomic.Int64
-	full     atomic.Int64  // drops that kept nothing: the pages to keep did not read
-	kept     atomic.Int64  // bytes the last drop kept mapped
 	stop     chan struct{} // closed by Close to stop the watcher
 	wg       sync.WaitGroup
 	watching bool // a watcher was started
 }
 
 // NewLimit returns a Limit of budget bytes: 0 means DefaultBudget, a negative budget
-// never drops. hot names the top-level buckets that a drop keeps mapped whole, leaves
-// included, as far as they fit in half the budget: buckets read at random all over
-// while the rest of the file is read once (a B+tree merged into another). It reads
-// the resident size now: call it before opening the file, so that the first Check
-// counts what opening it read.
-func NewLimit(budget int64, hot ...[]byte) *Limit {
-	l := &Limit{budget: budget, hot: hot, stop: make(chan struct{})}
+// never drops. It reads the resident size now: call it before opening the file, so
+// that the first Check counts what opening it read.
+func NewLimit(budget int64) *Limit {
+	l := &Limit{budget: budget, stop: make(chan struct{})}
 	if l.budget == 0 {
 		l.budget = DefaultBudget
 	}
-	l.keep = l.budget / 2
 	if l.budget > 0 {
 		l.rss = openResidentFile()
 	}
@@ -152,46 +138,15 @@ func (l *Limit) Check(db *bolt.DB) error {
 	if n < 0 || n-l.base <= l.budget {
 		return nil
 	}
-	d, err := l.drop(db)
-	if err != nil {
+	if err := Drop(db); err != nil {
 		l.budget = 0
 		return err
 	}
 	l.drops.Add(1)
-	if d.full {
-		l.full.Add(1)
-	}
-	l.kept.Store(d.kept)
-	// The pages kept count in the budget, as if they had been mapped since the
-	// drop: the file's pages stay below the budget, plus what is mapped between two
-	// checks, as if nothing were kept. (Some of them may not be resident, which
-	// only makes the next drop come sooner.)
 	if n = l.rss.bytes(); n >= 0 {
-		l.base = n - d.kept
+		l.base = n
 	}
 	return nil
-}
-
-// SetKeep sets how many bytes of pages a drop keeps mapped at most (see DropTx):
-// half the budget unless set; 0 keeps none, every drop dropping every page. The
-// pages kept count in the budget, so the more a drop keeps, the sooner the next
-// one comes: whether keeping pays depends on how much of what is kept is read again
-// before then (BENCHMARKS.md, "the frontier and the crawl at the end of the
-// session"). Call it before the first Check.
-func (l *Limit) SetKeep(bytes int64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.keep = max(bytes, 0)
-}
-
-// drop drops db's pages but for up to l.keep bytes of pages kept (see DropTx).
-func (l *Limit) drop(db *bolt.DB) (dropped, error) {
-	tx, err := db.Begin(false)
-	if err != nil {
-		return dropped{}, err
-	}
-	defer tx.Rollback()
-	return dropTx(tx, l.keep, l.hot)
 }
 
 // Drops returns the number of drops Check made.
@@ -200,24 +155,6 @@ func (l *Limit) Drops() int64 {
 		return 0
 	}
 	return l.drops.Load()
-}
-
-// Stats is what a Limit's drops did.
-type Stats struct {
-	Drops int64 // drops made by Check
-	// FullDrops counts the drops that kept no page mapped, because the file's
-	// pages did not read as bbolt's layout says (see DropTx): a damaged file, or a
-	// bbolt whose layout changed.
-	FullDrops int64
-	Kept      int64 // bytes of the file the last drop left mapped, resident or not
-}
-
-// Stats returns the counts of the Limit's drops; zero for a nil Limit.
-func (l *Limit) Stats() Stats {
-	if l == nil {
-		return Stats{}
-	}
-	return Stats{Drops: l.drops.Load(), FullDrops: l.full.Load(), Kept: l.kept.Load()}
 }
 
 // Close stops the watcher, waits for it, and releases what the Limit holds; later
@@ -241,40 +178,7 @@ func (l *Limit) Close() {
 	l.mu.Unlock()
 }
 
-// DropTx drops the pages of the mapping of tx's database from the process (on Linux;
-// elsewhere it does nothing but refuse a write transaction):
-// [Info().Data, Info().Data+tx.Size()), the file's committed pages, but for the
-// pages that are read again right after a drop (see keepSpans): the meta pages, the
-// root bucket's pages and the upper branch pages of each top-level bucket, level by
-// level from its root, up to DefaultBudget/2 bytes of them. (A Limit keeps up to half its
-// budget, and the pages of the buckets it was given whole first.) The pages to keep
-// are read from the mapping, in bbolt's page layout; where they do not read as that
-// layout says, every page is dropped.
-//
-// tx must be a read transaction, and that is what makes the range safe: a read
-// transaction holds bbolt's mmap lock for reading until it ends, and bbolt remaps the
-// file (when a write transaction allocates past the mapping) only under that lock
-// for writing, so the mapping stays where it is, as large as it is, for the whole
-// call. A read transaction's size is never beyond the mapping (bbolt grows the
-// mapping before a write transaction allocates a page past it, and never shrinks it)
-// unless the file is damaged, and the range is cut to the mapping, as
-// /proc/self/maps gives it, all the same.
-// The mapping starts on a page boundary (mmap's result), and the kernel rounds the
-// length up to a whole page, which the mapping, made of whole pages, covers. Memory
-// outside the mapping is never touched: MADV_DONTNEED over anonymous memory (the Go
-// heap) would zero it.
-func DropTx(tx *bolt.Tx) error {
-	_, err := dropTx(tx, DefaultBudget/2, nil)
-	return err
-}
-
-// dropped is what a drop did.
-type dropped struct {
-	kept int64 // bytes of the file left mapped on purpose (they may not all be resident)
-	full bool  // the pages to keep could not be read: every page was dropped
-}
-
-// Drop drops the pages of db's mapping from the process's page tables, in a read
+// Drop drops every page of db's mapping from the process's page tables, in a read
 // transaction of its own (see DropTx).
 func Drop(db *bolt.DB) error {
 	tx, err := db.Begin(false)

@@ -4,31 +4,38 @@ package boltmap
 
 import (
 	"bufio"
-	"errors"
-	"sync"
-
 	"bytes"
 	"fmt"
-	"golang.org/x/sys/unix"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
-	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// dropTx is DropTx keeping up to keep bytes of pages, hot buckets whole first (see
-// keepSpans); keep <= 0 keeps none.
-func dropTx(tx *bolt.Tx, keep int64, hot [][]byte) (dropped, error) {
+// DropTx drops the pages of the mapping of tx's database from the process:
+// [Info().Data, Info().Data+tx.Size()), the file's committed pages.
+//
+// tx must be a read transaction, and that is what makes the range safe: a read
+// transaction holds bbolt's mmap lock for reading until it ends, and bbolt remaps the
+// file (when a write transaction allocates past the mapping) only under that lock
+// for writing, so the mapping stays where it is, as large as it is, for the whole
+// call. A read transaction's size is never beyond the mapping (bbolt grows the
+// mapping before a write transaction allocates a page past it, and never shrinks it)
+// unless the file is damaged, and the range is cut to the mapping, as
+// /proc/self/maps gives it, all the same.
+// The mapping starts on a page boundary (mmap's result), and the kernel rounds the
+// length up to a whole page, which the mapping, made of whole pages, covers. Memory
+// outside the mapping is never touched: MADV_DONTNEED over anonymous memory (the Go
+// heap) would zero it.
+func DropTx(tx *bolt.Tx) error {
 	if tx.Writable() {
-		return dropped{}, ErrWritable
+		return ErrWritable
 	}
 	size := tx.Size()
 	if size <= 0 {
-		return dropped{}, nil
+		return nil
 	}
 	addr := tx.DB().Info().Data
 	// A damaged file's meta page may count more pages than the file has, and than
@@ -36,88 +43,9 @@ func dropTx(tx *bolt.Tx, keep int64, hot [][]byte) (dropped, error) {
 	// than the file's size rounded up): cut the range to the mapping.
 	mapped, err := mappedLen(addr)
 	if err != nil {
-		return dropped{}, err
+		return err
 	}
-	end := min(uintptr(size), mapped)
-	var d dropped
-	var spans []span
-	if keep > 0 {
-		spans, err = readable(tx, addr, end, keep, hot)
-		if err != nil {
-			spans, d.full = nil, true
-		}
-	}
-	pageSize := uintptr(tx.DB().Info().PageSize)
-	var gaps ranges
-	from := uintptr(0)
-	for _, s := range spans {
-		lo, hi := uintptr(s.first)*pageSize, uintptr(s.last+1)*pageSize
-		gaps.add(addr+from, min(lo, end)-min(from, end))
-		d.kept += int64(hi - lo)
-		from = hi
-	}
-	if from < end {
-		gaps.add(addr+from, end-from)
-	}
-	return d, gaps.dontneed()
-}
-
-// ranges are ranges of memory to drop, as process_madvise takes them.
-type ranges []unix.Iovec
-
-func (r *ranges) add(addr, n uintptr) {
-	if n > 0 {
-		v := unix.Iovec{Base: (*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&addr)))}
-		v.SetLen(int(n))
-		*r = append(*r, v)
-	}
-}
-
-// dontneed drops the pages of every range: with process_madvise, up to 1,024 ranges
-// a call (the kernel flushes the TLB once a call since Linux 6.16, rather than once a
-// range), or, where it fails (before Linux 6.13 it takes no MADV_DONTNEED), with
-// madvise, a range at a time.
-func (r ranges) dontneed() error {
-	for len(r) > 0 {
-		n := min(len(r), 1024)
-		if err := processMadvise(r[:n]); err != nil {
-			for _, v := range r {
-				if err := madvise(uintptr(unsafe.Pointer(v.Base)), uintptr(v.Len)); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		r = r[n:]
-	}
-	return nil
-}
-
-// readable returns the spans of pages to keep (see keepSpans), reading the pages of
-// the mapping at addr that lie within its first end bytes and within the file: a
-// page of the mapping past the file's end cannot be read (SIGBUS). A fault reading
-// them all the same (the file cut short by another process meanwhile) is an error.
-func readable(tx *bolt.Tx, addr, end uintptr, keep int64, hot [][]byte) (spans []span, err error) {
-	fi, err := os.Stat(tx.DB().Path())
-	if err != nil {
-		return nil, err
-	}
-	n := min(end, uintptr(max(fi.Size(), 0)))
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			spans, err = nil, fmt.Errorf("boltmap: reading the pages to keep: %v", r)
-		}
-	}()
-	return keepSpans(tx, unsafeSlice(addr, n), keep, hot)
-}
-
-// madvise drops n bytes of mapped pages at addr; n == 0 does nothing.
-func madvise(addr, n uintptr) error {
-	if n == 0 {
-		return nil
-	}
-	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, n, syscall.MADV_DONTNEED); errno != 0 {
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, min(uintptr(size), mapped), syscall.MADV_DONTNEED); errno != 0 {
 		return os.NewSyscallError("madvise", errno)
 	}
 	return nil
@@ -243,39 +171,4 @@ func Resident(db *bolt.DB) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("boltmap: no mapping at %#x in /proc/self/smaps", addr)
-}
-
-// pidfd is this process's pidfd for process_madvise, -1 if it cannot be had.
-var pidfd = sync.OnceValue(func() int {
-	fd, err := unix.PidfdOpen(os.Getpid(), 0)
-	if err != nil {
-		return -1
-	}
-	return fd
-})
-
-// processMadvise drops the pages of every range in vs (at most 1,024) in one call.
-func processMadvise(vs []unix.Iovec) error {
-	fd := pidfd()
-	if fd < 0 {
-		return errors.ErrUnsupported
-	}
-	var want uint64
-	for _, v := range vs {
-		want += uint64(v.Len)
-	}
-	n, _, errno := syscall.Syscall6(unix.SYS_PROCESS_MADVISE, uintptr(fd), uintptr(unsafe.Pointer(&vs[0])), uintptr(len(vs)), unix.MADV_DONTNEED, 0, 0)
-	if errno != 0 {
-		return os.NewSyscallError("process_madvise", errno)
-	}
-	if uint64(n) != want {
-		return fmt.Errorf("boltmap: process_madvise dropped %d bytes of %d", n, want)
-	}
-	return nil
-}
-
-// unsafeSlice returns the n bytes at addr, outside the Go heap.
-func unsafeSlice(addr, n uintptr) []byte {
-	// addr's bits as a pointer: the collector leaves memory outside its heap alone.
-	return unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&addr))), n)
 }

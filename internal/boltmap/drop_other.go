@@ -8,13 +8,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// dropTx does nothing here: the mapped pages are left to the system. It refuses a
+// DropTx does nothing here: the mapped pages are left to the system. It refuses a
 // write transaction, as on Linux.
-func dropTx(tx *bolt.Tx, _ int64, _ [][]byte) (dropped, error) {
+func DropTx(tx *bolt.Tx) error {
 	if tx.Writable() {
-		return dropped{}, ErrWritable
+		return ErrWritable
 	}
-	return dropped{}, nil
+	return nil
 }
 
 // residentFile cannot be read here: a nil *residentFile reads as -1, and a Limit
