@@ -635,8 +635,9 @@ func measureFloor(ctx context.Context, c *config) (*result, error) {
 	r := &result{Side: "floor"}
 	var host atomic.Uint64
 	next := func(ctx context.Context) (*frontier.Entry, string, func([]frontier.Entry) error, error) {
-		h := workload.Host(int(host.Add(1) % uint64(c.hosts)))
-		e := &frontier.Entry{URL: workload.URL(h, host.Load())}
+		n := host.Add(1)
+		h := workload.Host(int(n % uint64(c.hosts)))
+		e := &frontier.Entry{URL: workload.URL(h, n)}
 		return e, h, func(links []frontier.Entry) error {
 			val := append(make([]byte, 0, 64*(len(links)+1)), e.URL...)
 			for _, l := range links {
