@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -303,11 +304,10 @@ func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
 		apply: func(b *batch) error { return b.done(l, &o, links, now) },
 		merge: func() {
 			h := l.h
-			for i, x := range h.leases {
-				if x == l {
-					h.leases = append(h.leases[:i], h.leases[i+1:]...)
-					break
-				}
+			// slices.Delete clears the slot it frees: the slice stays with the
+			// host, and a lease left in it would keep its entry alive as long.
+			if i := slices.Index(h.leases, l); i >= 0 {
+				h.leases = slices.Delete(h.leases, i, i+1)
 			}
 			f.leased--
 			f.fix(h)
