@@ -135,6 +135,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 			defer pprof.StopCPUProfile()
 		}
+		if c.child == "frontier" {
+			defer highWatch()()
+		}
 		var r *result
 		switch c.child {
 		case "frontier":

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"time"
+
+	"github.com/politecrawl/crawl/internal/procstat"
+)
+
+// highWatch writes, for a child measuring the frontier, what its memory holds at its
+// highs: with FRONTIERBENCH_HEAPPROFILE=PATH, a heap profile (after a full
+// collection, so its in-use figures are the live heap then) to PATH at each new high
+// of the Go heap in use (HeapInuse) at least 4 MiB above the last one written, with
+// PATH.txt giving the heap in use before that collection and the live heap after it;
+// and PATH.smaps, /proc/self/smaps at each new high of the resident set (RssAnon plus
+// RssFile) 4 MiB above the last one written, which says which mappings hold the
+// file-backed pages. Each file is overwritten at each high, so what is left is the
+// last. It polls every 20 ms, and returns a function that stops it; without the
+// variable it does nothing.
+func highWatch() (stop func()) {
+	path := os.Getenv("FRONTIERBENCH_HEAPPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	const step = 4 << 20
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		sample := []metrics.Sample{
+			{Name: "/memory/classes/heap/objects:bytes"},
+			{Name: "/memory/classes/heap/unused:bytes"},
+		}
+		var heapHigh, rssHigh uint64
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			inuse := sample[0].Value.Uint64() + sample[1].Value.Uint64()
+			if inuse >= heapHigh+step {
+				heapHigh = inuse
+				runtime.GC()
+				metrics.Read(sample)
+				live := sample[0].Value.Uint64()
+				if f, err := os.Create(path); err == nil {
+					_ = pprof.Lookup("heap").WriteTo(f, 0)
+					f.Close()
+				}
+				_, anon, file := procstat.Memory()
+				_ = os.WriteFile(path+".txt", []byte(time.Now().UTC().Format(time.RFC3339Nano)+
+					" HeapInuse "+mib(inuse)+" live "+mib(live)+" RssAnon "+mib(uint64(anon))+" RssFile "+mib(uint64(file))+"\n"), 0o644)
+			}
+			if _, anon, file := procstat.Memory(); uint64(anon+file) >= rssHigh+step {
+				rssHigh = uint64(anon + file)
+				if data, err := os.ReadFile("/proc/self/smaps"); err == nil {
+					_ = os.WriteFile(path+".smaps", data, 0o644)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+func mib(n uint64) string { return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20)) }
