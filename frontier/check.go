@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
+	"slices"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -39,7 +39,7 @@ func (f *Frontier) Check() error {
 		closed, stopped, txid := f.closed, f.err, f.txid
 		ids := make(map[uint64]*host, len(f.hosts))
 		for _, h := range f.hosts {
-			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: maps.Clone(h.pend)}
+			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: slices.Clone(h.pend)}
 		}
 		staged := f.counters[cStaged]
 		f.mu.Unlock()
@@ -136,7 +136,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 		if _, _, err := decodeEntry(v); err != nil {
 			return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ids[id].name)
 		}
-		if p, ok := ids[id].pend[string(k)]; !ok || p.val != nil {
+		if p, ok := ids[id].pend.get(k); !ok || p.val != nil {
 			counted[id]++ // not finished in the Done log
 		}
 		return nil
@@ -146,8 +146,8 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	}
 	// URLs given back for later in the Done log and not folded in yet.
 	for id, h := range ids {
-		for k, p := range h.pend {
-			if p.val != nil && queue.Get([]byte(k)) == nil {
+		for _, p := range h.pend {
+			if p.val != nil && queue.Get(p.key[:]) == nil {
 				counted[id]++
 			}
 		}

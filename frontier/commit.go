@@ -382,25 +382,18 @@ func (b *batch) merge() {
 	}
 	for _, op := range b.logged {
 		h := op.ht.h
-		if h.pend == nil {
-			h.pend = make(map[string]pendOp)
-		}
-		if _, ok := h.pend[string(op.key)]; !ok {
+		if h.pend.set(op.key, pendOp{val: op.val, rec: op.rec}) {
 			f.pendN++
 		}
-		h.pend[string(op.key)] = pendOp{val: op.val, rec: op.rec}
 		if len(h.pend) >= hostPendMax {
 			f.hot = true
 		}
 	}
 	for _, op := range b.unpend {
 		h := op.h
-		if p, ok := h.pend[string(op.key)]; ok && p.rec <= b.unpendLast {
-			delete(h.pend, string(op.key))
+		if p, ok := h.pend.get(op.key); ok && p.rec <= b.unpendLast {
+			h.pend.remove(op.key)
 			f.pendN--
-			if len(h.pend) == 0 {
-				h.pend = nil
-			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -44,6 +45,54 @@ const logVersion = 1
 type pendOp struct {
 	val []byte
 	rec uint64
+}
+
+// pendEntry is a queue change logged and not yet folded in, under its queue key.
+type pendEntry struct {
+	key [keySize]byte
+	pendOp
+}
+
+// pendList is a host's queue changes logged and not yet folded in, sorted by key,
+// one per key: 64 bytes each (and the put value), where a map of a few keys took
+// about 450 bytes, and most hosts have one or two (LogBatch changes over all the
+// hosts). A host has at most about hostPendMax of them, so that an insertion's
+// copy stays small. Queue keys are keySize bytes long.
+type pendList []pendEntry
+
+// search returns where k is, or would be inserted, and whether it is there.
+func (p pendList) search(k []byte) (int, bool) {
+	return slices.BinarySearchFunc(p, k, func(e pendEntry, k []byte) int { return bytes.Compare(e.key[:], k) })
+}
+
+// get returns the change of key k.
+func (p pendList) get(k []byte) (pendOp, bool) {
+	if i, ok := p.search(k); ok {
+		return p[i].pendOp, true
+	}
+	return pendOp{}, false
+}
+
+// set makes op the change of key k, and reports whether k had none.
+func (p *pendList) set(k []byte, op pendOp) bool {
+	i, ok := p.search(k)
+	if ok {
+		(*p)[i].pendOp = op
+		return false
+	}
+	e := pendEntry{pendOp: op}
+	copy(e.key[:], k)
+	*p = slices.Insert(*p, i, e)
+	return true
+}
+
+// remove drops the change of key k, if it has one, and the list once empty.
+func (p *pendList) remove(k []byte) {
+	if i, ok := p.search(k); ok {
+		if *p = slices.Delete(*p, i, i+1); len(*p) == 0 {
+			*p = nil
+		}
+	}
 }
 
 // logOp is a queue change of a batch, for its log record.
@@ -408,10 +457,7 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 			if h == nil {
 				return fmt.Errorf("log record %d: queue key %x of no known host", key, op.key)
 			}
-			if h.pend == nil {
-				h.pend = make(map[string]pendOp)
-			}
-			h.pend[string(op.key)] = pendOp{val: bytes.Clone(op.val), rec: key}
+			h.pend.set(op.key, pendOp{val: bytes.Clone(op.val), rec: key})
 		}
 		return nil
 	})
@@ -430,14 +476,16 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 // overlay is a host's queue changes that the queue bucket does not have yet: those
 // logged by earlier commits and not folded (pend) and, inside a batch, the batch's
 // own (ops), which come after them.
-type overlay struct{ pend, ops map[string]pendOp }
+type overlay struct {
+	pend pendList
+	ops  map[string]pendOp
+}
 
 func (o overlay) get(k []byte) (pendOp, bool) {
 	if p, ok := o.ops[string(k)]; ok {
 		return p, true
 	}
-	p, ok := o.pend[string(k)]
-	return p, ok
+	return o.pend.get(k)
 }
 
 // inBucket yields, in key order, every key in [from, to) of the bucket that the
@@ -469,14 +517,23 @@ func (o overlay) first(q *bolt.Bucket, from, to []byte, skip func([]byte) bool) 
 			break
 		}
 	}
-	for _, m := range [...]map[string]pendOp{o.pend, o.ops} {
-		for k := range m {
-			if k < string(from) || k >= string(to) || key != nil && k >= string(key) {
-				continue
-			}
-			if p, _ := o.get([]byte(k)); p.val != nil && (skip == nil || !skip([]byte(k))) {
-				key, val = []byte(k), bytes.Clone(p.val)
-			}
+	i, _ := o.pend.search(from)
+	for ; i < len(o.pend); i++ {
+		k := o.pend[i].key[:]
+		if bytes.Compare(k, to) >= 0 || key != nil && bytes.Compare(k, key) >= 0 {
+			break
+		}
+		if p, _ := o.get(k); p.val != nil && (skip == nil || !skip(k)) {
+			key, val = bytes.Clone(k), bytes.Clone(p.val)
+			break
+		}
+	}
+	for k := range o.ops {
+		if k < string(from) || k >= string(to) || key != nil && k >= string(key) {
+			continue
+		}
+		if p, _ := o.get([]byte(k)); p.val != nil && (skip == nil || !skip([]byte(k))) {
+			key, val = []byte(k), bytes.Clone(p.val)
 		}
 	}
 	return key, val
@@ -498,8 +555,8 @@ func (o overlay) each(q *bolt.Bucket, from, to []byte, fn func(k, v []byte) erro
 		}
 		return fn([]byte(k), p.val)
 	}
-	for k := range o.pend {
-		if _, ok := o.ops[k]; !ok {
+	for i := range o.pend {
+		if k := string(o.pend[i].key[:]); !inOps(o.ops, k) {
 			if err := visit(k); err != nil {
 				return err
 			}
@@ -511,6 +568,11 @@ func (o overlay) each(q *bolt.Bucket, from, to []byte, fn func(k, v []byte) erro
 		}
 	}
 	return nil
+}
+
+func inOps(ops map[string]pendOp, k string) bool {
+	_, ok := ops[k]
+	return ok
 }
 
 // hostEnd is the first queue key after every key of the host.

@@ -91,7 +91,7 @@ type host struct {
 	// folded into the queue bucket, by queue key; nil when there are none. The
 	// committer writes it under f.mu; Next reads it under f.mu to see the queue as
 	// it is, and the committer reads it without (see batch.host).
-	pend map[string]pendOp
+	pend pendList
 	// dirty is set while rec is newer than the stored host record: the difference
 	// is in the Done log.
 	dirty bool

@@ -361,14 +361,15 @@ func (b *batch) applyHostOps(ps []prepared, last uint64) error {
 			// takes both, the batch's change last.
 			continue
 		}
-		for k, p := range h.pend {
+		for _, p := range h.pend {
 			if p.rec > last || p.rec == 0 {
 				continue
 			}
-			if err := b.applyOp([]byte(k), p.val); err != nil {
+			k := bytes.Clone(p.key[:]) // bbolt keeps it until the commit
+			if err := b.applyOp(k, p.val); err != nil {
 				return err
 			}
-			b.unpend = append(b.unpend, foldOp{h: h, key: []byte(k), val: p.val})
+			b.unpend = append(b.unpend, foldOp{h: h, key: k, val: p.val})
 			b.unpendLast = last
 		}
 	}
@@ -396,9 +397,10 @@ type foldOp struct {
 func (b *batch) foldOps(last uint64) []foldOp {
 	ops := make(map[string]foldOp)
 	for _, h := range b.f.hosts {
-		for k, p := range h.pend {
+		for _, p := range h.pend {
 			if p.rec <= last {
-				ops[k] = foldOp{h: h, key: []byte(k), val: p.val}
+				k := bytes.Clone(p.key[:])
+				ops[string(k)] = foldOp{h: h, key: k, val: p.val}
 			}
 		}
 	}
