@@ -39,7 +39,7 @@ func (f *Frontier) Check() error {
 		closed, stopped, txid := f.closed, f.err, f.txid
 		ids := make(map[uint64]*host, len(f.hosts))
 		for _, h := range f.hosts {
-			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: slices.Clone(h.pend)}
+			ids[h.rec.id] = &host{name: h.name, rec: h.rec, pend: new(slices.Clone(h.pending()))}
 		}
 		staged := f.counters[cStaged]
 		f.mu.Unlock()
@@ -136,7 +136,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 		if _, _, err := decodeEntry(v); err != nil {
 			return fmt.Errorf("%w: queue entry %x of %s", ErrCorrupt, k, ids[id].name)
 		}
-		if p, ok := ids[id].pend.get(k); !ok || p.val != nil {
+		if p, ok := ids[id].pending().get(k); !ok || p.val != nil {
 			counted[id]++ // not finished in the Done log
 		}
 		return nil
@@ -146,7 +146,7 @@ func checkRecords(tx *bolt.Tx, ids map[uint64]*host, staged int64) error {
 	}
 	// URLs given back for later in the Done log and not folded in yet.
 	for id, h := range ids {
-		for _, p := range h.pend {
+		for _, p := range h.pending() {
 			if p.val != nil && queue.Get(p.key[:]) == nil {
 				counted[id]++
 			}

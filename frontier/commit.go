@@ -286,7 +286,7 @@ func (b *batch) hostTx(name string, create bool) *hostTx {
 func (ht *hostTx) overlay() overlay {
 	o := overlay{ops: ht.ops}
 	if ht.h != nil {
-		o.pend = ht.h.pend
+		o.pend = ht.h.pending()
 	}
 	return o
 }
@@ -365,7 +365,8 @@ func (b *batch) merge() {
 	for _, ht := range b.hosts {
 		h := ht.h
 		if h == nil {
-			h = &host{name: ht.name, index: -1, parked: f.parked[ht.name]}
+			_, parked := f.parked[ht.name]
+			h = &host{name: ht.name, index: -1, parked: parked}
 			f.hosts[ht.name] = h
 		}
 		h.rec = ht.rec
@@ -382,17 +383,17 @@ func (b *batch) merge() {
 	}
 	for _, op := range b.logged {
 		h := op.ht.h
-		if h.pend.set(op.key, pendOp{val: op.val, rec: op.rec}) {
+		if h.setPending(op.key, pendOp{val: op.val, rec: op.rec}) {
 			f.pendN++
 		}
-		if len(h.pend) >= hostPendMax {
+		if len(h.pending()) >= hostPendMax {
 			f.hot = true
 		}
 	}
 	for _, op := range b.unpend {
 		h := op.h
-		if p, ok := h.pend.get(op.key); ok && p.rec <= b.unpendLast {
-			h.pend.remove(op.key)
+		if p, ok := h.pending().get(op.key); ok && p.rec <= b.unpendLast {
+			h.removePending(op.key)
 			f.pendN--
 		}
 	}

@@ -86,12 +86,10 @@ func (p *pendList) set(k []byte, op pendOp) bool {
 	return true
 }
 
-// remove drops the change of key k, if it has one, and the list once empty.
+// remove drops the change of key k, if it has one.
 func (p *pendList) remove(k []byte) {
 	if i, ok := p.search(k); ok {
-		if *p = slices.Delete(*p, i, i+1); len(*p) == 0 {
-			*p = nil
-		}
+		*p = slices.Delete(*p, i, i+1)
 	}
 }
 
@@ -457,7 +455,7 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 			if h == nil {
 				return fmt.Errorf("log record %d: queue key %x of no known host", key, op.key)
 			}
-			h.pend.set(op.key, pendOp{val: bytes.Clone(op.val), rec: key})
+			h.setPending(op.key, pendOp{val: bytes.Clone(op.val), rec: key})
 		}
 		return nil
 	})
@@ -468,7 +466,7 @@ func (f *Frontier) replay(tx *bolt.Tx, ids map[uint64]*host) error {
 		if h.dirty {
 			f.dirty[h] = struct{}{}
 		}
-		f.pendN += len(h.pend)
+		f.pendN += len(h.pending())
 	}
 	return nil
 }

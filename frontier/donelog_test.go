@@ -195,7 +195,7 @@ func TestDoneLogFoldCut(t *testing.T) {
 				}
 				f.mu.Lock()
 				for _, h := range f.hosts {
-					for _, l := range h.leases {
+					for _, l := range h.leaseList() {
 						t.Fatalf("cut %d: lease %s outstanding", cut, l.URL)
 					}
 				}
@@ -244,7 +244,7 @@ func TestDoneLogHotHost(t *testing.T) {
 	for range hostPendMax + 5 {
 		done(t, f, lease(t, f), Outcome{})
 		f.mu.Lock()
-		n := len(f.hosts["http://a.test"].pend)
+		n := len(f.hosts["http://a.test"].pending())
 		f.mu.Unlock()
 		if n > hostPendMax {
 			t.Fatalf("%d changes pending on one host, want at most %d", n, hostPendMax)

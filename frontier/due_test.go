@@ -73,7 +73,7 @@ func TestRefetch(t *testing.T) {
 func (f *Frontier) leasesOf(host string) []*Lease {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return slices.Clone(f.hosts[host].leases)
+	return slices.Clone(f.hosts[host].leaseList())
 }
 
 // TestUpgradeFormat2 opens a file written by format 2 (testdata/format2.db: six

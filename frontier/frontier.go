@@ -557,14 +557,14 @@ func (f *Frontier) broadcast() {
 // fix puts h in the ready heap, moves it, or takes it out, after its counts, leases,
 // ready time or parking changed. f.mu must be held.
 func (f *Frontier) fix(h *host) {
-	want := h.parked == "" && h.available() > 0 && len(h.leases) < f.maxInFlight
+	want := !h.parked && h.available() > 0 && len(h.leaseList()) < f.maxInFlight
 	h.at = h.eligible()
 	switch {
 	case want && h.index < 0:
 		heap.Push(&f.heap, h)
 	case want:
-		heap.Fix(&f.heap, h.index)
+		heap.Fix(&f.heap, int(h.index))
 	case h.index >= 0:
-		heap.Remove(&f.heap, h.index)
+		heap.Remove(&f.heap, int(h.index))
 	}
 }

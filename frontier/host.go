@@ -3,6 +3,7 @@ package frontier
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // hostRecord is what the hosts bucket stores per authority.
@@ -74,31 +75,93 @@ func decodeHost(b []byte) (hostRecord, error) {
 }
 
 // host is the in-memory state of one authority. rec mirrors the committed hosts
-// record; the other fields live only in memory.
+// record; the other fields live only in memory. It is 144 bytes (with its name and
+// its slot in Frontier.hosts, about 200), one per host whatever the number of URLs:
+// what only some hosts need at a time (their leases, their pending queue changes)
+// hangs off a pointer, nil for the others.
 type host struct {
-	name   string
-	rec    hostRecord
-	leases []*Lease // outstanding leases, at most MaxInFlightPerHost
-	index  int      // position in the ready heap, -1 when absent
-	parked string   // reason, empty when not parked
-	// dueHint is the due time of the host's first later entry not leased, when Next
-	// found it to be after rec.laterDue (that entry is leased); 0 when not known.
-	dueHint int64
-	at      int64 // the heap's key: when the host may be leased next (see eligible)
-	// ahead is set once its head was handed to be read ahead, until it is leased.
-	ahead bool
+	name string
+	rec  hostRecord
+	// leases holds the outstanding leases, at most MaxInFlightPerHost; nil when
+	// there are none.
+	leases *[]*Lease
 	// pend holds the queue changes of Done outcomes that are logged and not yet
 	// folded into the queue bucket, by queue key; nil when there are none. The
 	// committer writes it under f.mu; Next reads it under f.mu to see the queue as
 	// it is, and the committer reads it without (see batch.host).
-	pend pendList
+	pend *pendList
+	// dueHint is the due time of the host's first later entry not leased, when Next
+	// found it to be after rec.laterDue (that entry is leased); 0 when not known.
+	dueHint int64
+	at      int64 // the heap's key: when the host may be leased next (see eligible)
+	index   int32 // position in the ready heap, -1 when absent
+	// ahead is set once its head was handed to be read ahead, until it is leased.
+	ahead bool
 	// dirty is set while rec is newer than the stored host record: the difference
 	// is in the Done log.
 	dirty bool
+	// parked is set once Park set the host aside; Frontier.parked holds why.
+	parked bool
+}
+
+// leaseList returns the outstanding leases.
+func (h *host) leaseList() []*Lease {
+	if h.leases == nil {
+		return nil
+	}
+	return *h.leases
+}
+
+// addLease adds l to the outstanding leases.
+func (h *host) addLease(l *Lease) {
+	if h.leases == nil {
+		h.leases = new([]*Lease)
+	}
+	*h.leases = append(*h.leases, l)
+}
+
+// removeLease takes l out of the outstanding leases, and drops the list once empty:
+// a lease left in it would keep its entry alive as long as the host.
+func (h *host) removeLease(l *Lease) {
+	if h.leases == nil {
+		return
+	}
+	if i := slices.Index(*h.leases, l); i >= 0 {
+		*h.leases = slices.Delete(*h.leases, i, i+1)
+	}
+	if len(*h.leases) == 0 {
+		h.leases = nil
+	}
+}
+
+// pending returns the queue changes logged and not folded in, sorted by key.
+func (h *host) pending() pendList {
+	if h.pend == nil {
+		return nil
+	}
+	return *h.pend
+}
+
+// setPending makes op the pending change of key k, and reports whether k had none.
+func (h *host) setPending(k []byte, op pendOp) bool {
+	if h.pend == nil {
+		h.pend = new(pendList)
+	}
+	return h.pend.set(k, op)
+}
+
+// removePending drops the pending change of key k, and the list once empty.
+func (h *host) removePending(k []byte) {
+	if h.pend == nil {
+		return
+	}
+	if h.pend.remove(k); len(*h.pend) == 0 {
+		h.pend = nil
+	}
 }
 
 // available reports how many queued entries are not leased.
-func (h *host) available() int64 { return h.rec.queued - int64(len(h.leases)) }
+func (h *host) available() int64 { return h.rec.queued - int64(len(h.leaseList())) }
 
 // availableNow and availableLater split available() between the entries due at once
 // and those with a due time.
@@ -107,7 +170,7 @@ func (h *host) availableLater() int64 { return h.rec.later - h.leasedLater(true)
 
 func (h *host) leasedLater(later bool) int64 {
 	var n int64
-	for _, l := range h.leases {
+	for _, l := range h.leaseList() {
 		if l.later == later {
 			n++
 		}
@@ -138,12 +201,12 @@ func (q hostHeap) Less(i, j int) bool {
 }
 func (q hostHeap) Swap(i, j int) {
 	q[i], q[j] = q[j], q[i]
-	q[i].index = i
-	q[j].index = j
+	q[i].index = int32(i)
+	q[j].index = int32(j)
 }
 func (q *hostHeap) Push(x any) {
 	h := x.(*host)
-	h.index = len(*q)
+	h.index = int32(len(*q))
 	*q = append(*q, h)
 }
 func (q *hostHeap) Pop() any {

@@ -25,7 +25,7 @@ func (f *Frontier) Park(ctx context.Context, host string, reason string) error {
 	}
 	f.parked[host] = reason
 	if h := f.hosts[host]; h != nil {
-		h.parked = reason
+		h.parked = true
 		f.fix(h)
 	}
 	f.broadcast()

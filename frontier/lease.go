@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -197,7 +196,7 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 			continue // h's first due time was later than h.at said; fixed, try again
 		}
 		l.At = now
-		h.leases = append(h.leases, l)
+		h.addLease(l)
 		h.ahead = false
 		f.leased++
 		f.fix(h)
@@ -217,7 +216,7 @@ func (f *Frontier) head(h *host, now int64) (*Lease, error) {
 	// The queue as it is: the bucket with the Done outcomes logged and not yet
 	// folded in applied over it, so that a URL finished in the log is never handed
 	// out again and a retried one comes with its new attempt count.
-	o := overlay{pend: h.pend}
+	o := overlay{pend: h.pending()}
 	err := f.view(func(tx *bolt.Tx) error {
 		q := tx.Bucket(bucketQueue)
 		id := h.rec.id
@@ -261,7 +260,7 @@ func (f *Frontier) head(h *host, now int64) (*Lease, error) {
 }
 
 func (h *host) leasedKey(k []byte) bool {
-	for _, l := range h.leases {
+	for _, l := range h.leaseList() {
 		if bytes.Equal(l.key, k) {
 			return true
 		}
@@ -304,11 +303,7 @@ func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
 		apply: func(b *batch) error { return b.done(l, &o, links, now) },
 		merge: func() {
 			h := l.h
-			// slices.Delete clears the slot it frees: the slice stays with the
-			// host, and a lease left in it would keep its entry alive as long.
-			if i := slices.Index(h.leases, l); i >= 0 {
-				h.leases = slices.Delete(h.leases, i, i+1)
-			}
+			h.removeLease(l)
 			f.leased--
 			f.fix(h)
 		},

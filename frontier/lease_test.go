@@ -49,9 +49,13 @@ func TestDoneForgetsLease(t *testing.T) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for name, h := range f.hosts {
-		for i, l := range h.leases[:cap(h.leases)] {
+		var held []*Lease
+		if h.leases != nil {
+			held = (*h.leases)[:cap(*h.leases)]
+		}
+		for i, l := range held {
 			if l != nil {
-				t.Errorf("host %s: leases[%d] (len %d) still holds the finished lease of %s", name, i, len(h.leases), l.URL)
+				t.Errorf("host %s: leases[%d] (len %d) still holds the finished lease of %s", name, i, len(h.leaseList()), l.URL)
 			}
 		}
 	}

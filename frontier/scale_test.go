@@ -255,7 +255,7 @@ func scaleQueued(f *Frontier, sets ...map[string]bool) (map[string]bool, error) 
 				return errors.New("host " + name + " unknown")
 			}
 			id := h.rec.id
-			err := overlay{pend: h.pend}.each(q, hostPrefix(id), hostEnd(id), func(k, v []byte) error {
+			err := overlay{pend: h.pending()}.each(q, hostPrefix(id), hostEnd(id), func(k, v []byte) error {
 				e, _, err := decodeEntry(v)
 				if err != nil {
 					return err

@@ -346,7 +346,7 @@ func (b *batch) deleteFolded() error {
 func (b *batch) applyHostOps(ps []prepared, last uint64) error {
 	for i := range ps {
 		h := b.f.hosts[ps[i].host]
-		if h == nil || len(h.pend) == 0 {
+		if h == nil || h.pend == nil {
 			continue
 		}
 		if b.opsApplied == nil {
@@ -361,7 +361,7 @@ func (b *batch) applyHostOps(ps []prepared, last uint64) error {
 			// takes both, the batch's change last.
 			continue
 		}
-		for _, p := range h.pend {
+		for _, p := range h.pending() {
 			if p.rec > last || p.rec == 0 {
 				continue
 			}
@@ -397,7 +397,7 @@ type foldOp struct {
 func (b *batch) foldOps(last uint64) []foldOp {
 	ops := make(map[string]foldOp)
 	for _, h := range b.f.hosts {
-		for _, p := range h.pend {
+		for _, p := range h.pending() {
 			if p.rec <= last {
 				k := bytes.Clone(p.key[:])
 				ops[string(k)] = foldOp{h: h, key: k, val: p.val}

@@ -119,16 +119,16 @@ func (f *Frontier) Stats() Stats {
 	for _, h := range f.hosts {
 		avail := h.available()
 		switch {
-		case h.parked != "":
+		case h.parked:
 			s.Parked += avail
-			s.Skipped[h.parked] += avail
+			s.Skipped[f.parked[h.name]] += avail
 			if avail > 0 {
 				s.HostsParked++
 			}
 		case avail > 0:
 			s.Queued += avail
 			s.Scheduled += h.availableLater()
-			if h.at <= now && len(h.leases) < f.maxInFlight {
+			if h.at <= now && len(h.leaseList()) < f.maxInFlight {
 				s.HostsReady++
 			} else {
 				s.HostsWaiting++
@@ -144,13 +144,13 @@ func (f *Frontier) hostStats(h *host) HostStats {
 		Queued:            h.available(),
 		Scheduled:         h.availableLater(),
 		NextDue:           unixTime(h.rec.laterDue),
-		Leased:            len(h.leases),
+		Leased:            len(h.leaseList()),
 		Done:              h.rec.done,
 		Failed:            h.rec.failed,
 		Skipped:           h.rec.skipped,
 		ConsecutiveErrors: h.rec.errors,
 		Ready:             unixTime(h.rec.ready),
-		Parked:            h.parked,
+		Parked:            f.parked[h.name],
 	}
 }
 
