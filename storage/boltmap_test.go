@@ -24,7 +24,7 @@ func TestDigestIndexDropsMappedPages(t *testing.T) {
 	w.mapped = boltmap.NewLimit(1)
 	ticks := make(chan time.Time)
 	w.mapped.Watch(w.db, ticks)
-	const n = 600 // persists at 256 and 512
+	const n = 2*persistBatch + 88 // persists at persistBatch and twice that
 	for i := range n {
 		if _, err := w.WriteExchange(ctx, exchange(fmt.Sprintf("http://a.example/%d", i), fmt.Appendf(nil, "payload %d", i), "")); err != nil {
 			t.Fatal(err)

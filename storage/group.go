@@ -124,8 +124,8 @@ func (g *Group) Sync() error {
 
 // PersistIndex moves the payload digests and captures of the WARC records made
 // durable so far into the WARC's digest index (WARCWriter's, as after
-// WriteExchange), once enough of them wait to be worth a write (256); it returns at
-// once when another call is writing. The index may lag the WARC files: OpenWARC
+// WriteExchange), once enough of them wait to be worth a write (those of 1,024
+// pages); it returns at once when another call is writing. The index may lag the WARC files: OpenWARC
 // rebuilds what a crash lost from them. It is safe for concurrent use.
 func (g *Group) PersistIndex() error { return g.warc.persist(persistBatch) }
 
