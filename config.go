@@ -126,7 +126,18 @@ type FrontierConfig struct {
 	// DefaultResidentMap; 0 keeps every page mapped, which ran a frontier of 1M URLs
 	// 1.3 times as fast (Next/Done cycles) at 1.1 GiB of peak RSS instead of 330 MiB.
 	ResidentMap ByteSize `yaml:"resident_map"`
+	// LinkCache is how many links the engine remembers having handed to the
+	// frontier lately, about 128 bytes of memory each: a link found again at the
+	// same depth or deeper (a site's menus, its pages linking to one another) is not
+	// handed again, since the frontier would stage it, log it and find it a
+	// duplicate only when it sorts it in. The oldest is forgotten first. 0: off,
+	// every link found is handed. Default DefaultLinkCache; at most MaxFrontierBatch.
+	LinkCache int `yaml:"link_cache"`
 }
+
+// DefaultLinkCache is frontier.link_cache's default, in links (about 4 MiB):
+// BENCHMARKS.md, "(fifth session) — the crawl's pages/s".
+const DefaultLinkCache = 32_768
 
 // residentMap is ResidentMap as frontier.Options.ResidentMap takes it: negative for
 // never.
@@ -146,8 +157,8 @@ const DefaultResidentMap = 64 << 20
 // but the process's peak RSS was 360-500 MiB against under 200 MiB.
 const DefaultLinkBatch = 100_000
 
-// MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links and
-// frontier.log_batch, in links or queue changes: a batch holds in memory 32 bytes a
+// MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links,
+// frontier.log_batch and frontier.link_cache, in links or queue changes: a batch holds in memory 32 bytes a
 // link it sorts (fold_links), about 250 bytes a queue change, until it is written.
 const MaxFrontierBatch = 10_000_000
 
@@ -161,6 +172,9 @@ func (f *FrontierConfig) validate(bad func(field string, value any, format strin
 	}
 	if f.LogBatch < 0 || f.LogBatch > MaxFrontierBatch {
 		return bad("frontier.log_batch", f.LogBatch, "must be between 0 (the default) and %d", MaxFrontierBatch)
+	}
+	if f.LinkCache < 0 || f.LinkCache > MaxFrontierBatch {
+		return bad("frontier.link_cache", f.LinkCache, "must be between 0 (off) and %d", MaxFrontierBatch)
 	}
 	return nil
 }
@@ -463,7 +477,7 @@ func DefaultConfig() Config {
 			MinInterval: Duration(time.Minute),
 			MaxInterval: Duration(90 * 24 * time.Hour),
 		},
-		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap},
+		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap, LinkCache: DefaultLinkCache},
 		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
 		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
 		Storage: StorageConfig{

@@ -93,6 +93,7 @@ frontier:
   fold_links: 500000
   log_batch: 20000
   resident_map: 0
+  link_cache: 0
 `
 	got, err := ParseConfig(strings.NewReader(in))
 	if err != nil {
@@ -119,6 +120,7 @@ frontier:
 		{"frontier.fold_links", got.Frontier.FoldLinks, 500000},
 		{"frontier.log_batch", got.Frontier.LogBatch, 20000},
 		{"frontier.resident_map", got.Frontier.residentMap(), int64(-1)},
+		{"frontier.link_cache", got.Frontier.LinkCache, 0},
 		// Keys not given keep their defaults.
 		{"politeness.per_host", got.Politeness.PerHost, 1},
 		{"sitemaps.from_robots", got.Sitemaps.FromRobots, true},
@@ -195,6 +197,8 @@ func TestValidate(t *testing.T) {
 		{"huge fold links", "frontier:\n  fold_links: 10000001", "frontier.fold_links", 2},
 		{"negative log batch", "frontier:\n  log_batch: -5", "frontier.log_batch", 2},
 		{"huge log batch", "frontier:\n  link_batch: 0\n  log_batch: 20000000", "frontier.log_batch", 3},
+		{"negative link cache", "frontier:\n  link_cache: -1", "frontier.link_cache", 2},
+		{"huge link cache", "frontier:\n  link_cache: 10000001", "frontier.link_cache", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,6 +60,7 @@ type Crawler struct {
 	scope  *extract.Scope
 	client *fetch.Client
 	mem    *memBudget // body bytes in memory across workers
+	links  *linkCache // links handed to the frontier lately (process.go)
 	sched  *politeness.Scheduler
 
 	// Opened by Run.
@@ -114,6 +115,7 @@ func New(cfg Config) (*Crawler, error) {
 		counters:       newCounters(),
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
+	c.links = newLinkCache(cfg.Frontier.LinkCache)
 	canonSeeds := make([]string, 0, len(cfg.Seeds))
 	for i, s := range cfg.Seeds {
 		u, err := c.urls.Canonical(s)

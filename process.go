@@ -432,7 +432,8 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
 	}
-	return entries, outlinks
+	// Links handed over by an earlier page need not go again (linkCache).
+	return c.links.keep(entries), outlinks
 }
 
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
