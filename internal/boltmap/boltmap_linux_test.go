@@ -235,3 +235,30 @@ func TestWatch(t *testing.T) {
 	}
 	readAll(t, db, n)
 }
+
+// TestLimitBaseAfterDrop maps the whole file again right after a drop, before the
+// Limit reads what the process has mapped after it (as the committer and the readers
+// do while a drop runs): those pages count toward the next drop, which takes them
+// out, rather than raise the base the budget is counted from.
+func TestLimitBaseAfterDrop(t *testing.T) {
+	const n = 20_000 // 20 MiB of values
+	db := openFilled(t, n)
+	l := NewLimit(4 << 20)
+	defer l.Close()
+	readAll(t, db, n)
+	testHookDropped = func() { readAll(t, db, n) }
+	err := l.Check(db)
+	testHookDropped = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(db); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Drops(); got != 2 {
+		t.Errorf("%d drops, want 2: the pages mapped during the first did not count toward the second", got)
+	}
+	if got := resident(t, db); got > 64<<10 {
+		t.Errorf("after the second Check, %d bytes mapped; want at most 64 KiB", got)
+	}
+}
