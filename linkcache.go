@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/politecrawl/crawl/frontier"
@@ -44,6 +45,8 @@ func (c *linkCache) handOver(u string, depth int) bool {
 		c.depth[u] = depth
 		return true
 	}
+	// A copy: u may share its bytes with more of the page than the link.
+	u = strings.Clone(u)
 	if len(c.ring) < cap(c.ring) {
 		c.ring = append(c.ring, u)
 	} else {
