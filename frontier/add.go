@@ -246,34 +246,43 @@ func (f *Frontier) precheck(ps []prepared) {
 	}
 	for lo := 0; lo < len(ps); lo += precheckChunk {
 		hi := min(lo+precheckChunk, len(ps))
-		err := f.view(func(tx *bolt.Tx) error {
-			st, err := decodeSeenState(tx.Bucket(bucketMeta).Get(keySeenSet))
-			if err != nil {
-				return err
-			}
-			s := newSeenTx(tx, st)
-			for i := lo; i < hi; i++ {
-				p := &ps[i]
-				if p.reject != "" {
-					continue
-				}
-				seen, err := s.contains(&p.fp)
-				if err != nil {
-					return err
-				}
-				p.dup, p.since, p.sinceOpen = seen, st.nextID, st.open.id
-			}
-			return nil
-		})
+		err := f.view(func(tx *bolt.Tx) error { return lookupSeen(tx, ps[lo:hi]) })
 		if err != nil {
-			for i := lo; i < hi; i++ {
-				ps[i].dup, ps[i].since, ps[i].sinceOpen = false, 0, 0
-			}
+			clearLookups(ps[lo:hi])
 			return
 		}
 		if prechecked != nil {
 			prechecked()
 		}
+	}
+}
+
+// lookupSeen looks the URLs of ps, sorted by seen key, up in the seen set as tx has
+// it, and marks them for seenBefore: dup if seen, else what to look at again.
+func lookupSeen(tx *bolt.Tx, ps []prepared) error {
+	st, err := decodeSeenState(tx.Bucket(bucketMeta).Get(keySeenSet))
+	if err != nil {
+		return err
+	}
+	s := newSeenTx(tx, st)
+	for i := range ps {
+		p := &ps[i]
+		if p.reject != "" {
+			continue
+		}
+		seen, err := s.contains(&p.fp)
+		if err != nil {
+			return err
+		}
+		p.dup, p.since, p.sinceOpen = seen, st.nextID, st.open.id
+	}
+	return nil
+}
+
+// clearLookups undoes lookupSeen's marks, after it failed part way.
+func clearLookups(ps []prepared) {
+	for i := range ps {
+		ps[i].dup, ps[i].since, ps[i].sinceOpen = false, 0, 0
 	}
 }
 

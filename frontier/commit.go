@@ -366,6 +366,9 @@ func (b *batch) merge() {
 		f.counters[name] += d
 	}
 	f.logLen += b.logWritten - b.logDeleted
+	if f.fold != nil {
+		f.startReader(f.fold) // its records are all committed now
+	}
 	for _, ht := range b.hosts {
 		h := ht.h
 		if h == nil {

@@ -504,7 +504,7 @@ func (f *Frontier) Close() error {
 	f.stopReadAhead()
 	f.mapped.Close()
 	if f.fold != nil {
-		f.fold.idx.close() // its files; the fold goes on at the next Open
+		f.fold.close() // its files; the fold goes on at the next Open
 	}
 	if err := f.db.Close(); err != nil {
 		return &opError{op: "close", err: err}

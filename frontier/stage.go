@@ -79,6 +79,7 @@ type foldState struct {
 	hosts   []*host
 	hostPos int
 	phase   int
+	reader  *foldReader // reads the links ahead, from the commit after the first (foldread.go)
 }
 
 // The phases of a fold.
@@ -227,11 +228,8 @@ func (b *batch) foldStep() error {
 			if b.counter(cStaged) < 0 {
 				return nil, fmt.Errorf("%w: more links staged than counted", ErrCorrupt)
 			}
-			links, err := fs.idx.take(to - from)
-			if err != nil {
-				return nil, err
-			}
-			if ps, err = readLinks(ps[:0], b.staged, fs.recs, links); err != nil {
+			var err error
+			if ps, err = b.takeLinks(fs, ps[:0], to-from); err != nil {
 				return nil, err
 			}
 			return ps, b.applyHostOps(ps, fs.lastKey)
@@ -249,7 +247,7 @@ func (b *batch) foldStep() error {
 		}
 		// The rest of the fold is redone whole after a crash: applying a change
 		// again changes nothing.
-		fs.idx.close()
+		fs.close()
 		fs.idx, fs.recs, fs.phase = nil, nil, phaseOps
 		fs.ops = b.foldOps(fs.lastKey)
 		if fs.opKey != nil {
