@@ -66,6 +66,9 @@ func (f *Frontier) startReader(fs *foldState) {
 				}
 				return nil
 			})
+			// Its reads mapped pages all over the log and the seen set, which the
+			// committer checked for between groups when it read them.
+			f.checkMapped()
 			select {
 			case r.groups <- g:
 			case <-r.stop:
