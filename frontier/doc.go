@@ -168,7 +168,10 @@
 //     stopped). A fold does not hold its links: it reads each link's seen key and
 //     where it lies in the log into an index of 32 bytes per link, sorts that by
 //     seen key and then by the order the links were staged in, and each commit
-//     reads from the log and decodes only the links of its chunk. The larger the
+//     reads from the log and decodes only the links of its chunk (from the second
+//     commit on, a goroutine beside the committer reads them and looks them up in
+//     the seen set ahead, in read transactions, and the commit looks again only at
+//     what the seen set got since: foldread.go). The larger the
 //     fold, the fewer bytes per link it writes: it rewrites about one queue page
 //     per host it touches, however many links the host gets (at 10M URLs over
 //     100,000 hosts, a host's queue spans several pages and a fold of 100,000
