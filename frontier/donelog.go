@@ -140,10 +140,7 @@ func (b *batch) flushLog() error {
 	b.seq++
 	key := b.seq
 	if len(hosts) == 0 && len(b.logOps) == 0 {
-		rec := []byte{stagedVersion}
-		for i := range b.stagedLinks {
-			rec = appendStaged(rec, &b.stagedLinks[i])
-		}
+		rec := encodeStagedRecord(b.stagedLinks)
 		b.stagedLinks = b.stagedLinks[:0]
 		b.logWritten++
 		return b.putRecord(key, rec)
@@ -166,12 +163,20 @@ func (b *batch) flushLog() error {
 
 // encodeLog encodes a log record: host records, queue changes and staged links.
 func encodeLog(hosts []logHost, ops []logOp, links []prepared) []byte {
-	rec := []byte{logVersion}
+	size := 1 + 2*binary.MaxVarintLen64 + stagedCap(links)
+	for _, lh := range hosts {
+		size += len(lh.name) + logHostSize
+	}
+	for _, op := range ops {
+		size += len(op.key) + binary.MaxVarintLen64 + len(op.val)
+	}
+	rec := append(make([]byte, 0, size), logVersion)
 	rec = binary.AppendUvarint(rec, uint64(len(hosts)))
 	for _, lh := range hosts {
 		rec = binary.AppendUvarint(rec, uint64(len(lh.name)))
 		rec = append(rec, lh.name...)
-		enc := lh.rec.encode()
+		var buf [hostRecordMax]byte
+		enc := lh.rec.appendTo(buf[:0])
 		rec = binary.AppendUvarint(rec, uint64(len(enc)))
 		rec = append(rec, enc...)
 	}
@@ -185,6 +190,34 @@ func encodeLog(hosts []logHost, ops []logOp, links []prepared) []byte {
 		rec = binary.AppendUvarint(rec, uint64(len(op.val))+1)
 		rec = append(rec, op.val...)
 	}
+	for i := range links {
+		rec = appendStaged(rec, &links[i])
+	}
+	return rec
+}
+
+// hostRecordMax is the most bytes an encoded host record takes, and logHostSize the
+// most a host takes in a log record, its name aside.
+const (
+	hostRecordMax = 1 + 10*binary.MaxVarintLen64
+	logHostSize   = 2*binary.MaxVarintLen64 + hostRecordMax
+)
+
+// stagedCap is at least the bytes appendStaged writes for links: a commit's record
+// is encoded into one allocation, where growing it by appends copied it again and
+// again on the committer (a record holds the links of every Done of the commit).
+func stagedCap(links []prepared) int {
+	n := 0
+	for i := range links {
+		p := &links[i]
+		n += len(p.host) + len(p.fp) + len(p.val) + 5*binary.MaxVarintLen64
+	}
+	return n
+}
+
+// encodeStagedRecord encodes a record of staged links only.
+func encodeStagedRecord(links []prepared) []byte {
+	rec := append(make([]byte, 0, 1+stagedCap(links)), stagedVersion)
 	for i := range links {
 		rec = appendStaged(rec, &links[i])
 	}
