@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // Group makes what a page leaves on disk durable with one wait: the WARC records
@@ -17,6 +18,16 @@ import (
 // on disk: a crash can lose records and lines, or lines alone, never records alone
 // with lines pointing at them. Every page of a round shares its fsyncs.
 //
+// A round whose lines are all pages.jsonl lines carried in the WARC (each page's
+// metadata record holds its line: WARCWriter.Append with Exchange.Page, and the
+// record was appended before the line was queued) writes them after the WARC
+// sync without syncing pages.jsonl: the WARC makes them durable, and
+// PagesWriter.Rebuild writes again, at the next start, those a crash lost. Other
+// rounds (a skipped.jsonl line, a page not carried) sync both files as above,
+// pages.jsonl's earlier lines with them. pages.jsonl is also synced about once a
+// second (SyncEvery) by a goroutine of the Group, at each new WARC file, and at
+// Close.
+//
 // Call Close before closing the writers. A Group is safe for concurrent use.
 type Group struct {
 	warc    *WARCWriter
@@ -28,14 +39,62 @@ type Group struct {
 	seq        uint64 // Writes queued so far
 	pagesBuf   []byte // lines queued for pages.jsonl since the last round began
 	skippedBuf []byte // lines queued for skipped.jsonl since the last round began
+	slow       bool   // a line queued since the last round began is not carried in the WARC
 	closed     bool
 	afterWARC  func() // tests: runs in a round after the WARC sync, before the lines are written
+
+	poke chan struct{} // asks the syncing goroutine to sync pages.jsonl now
+	stop chan struct{} // closed by Close: the syncing goroutine ends
+	done chan struct{} // closed when the syncing goroutine has ended
 }
+
+// SyncEvery is how often a Group syncs pages.jsonl lines that rounds wrote
+// without a sync (their durability comes from the WARC records that carry them).
+const SyncEvery = time.Second
 
 // NewGroup returns a Group over the three writers, which stay usable on their own:
 // their own writes keep their own durability.
 func NewGroup(w *WARCWriter, pages *PagesWriter, skipped *SkippedWriter) *Group {
-	return &Group{warc: w, pages: pages.file, skipped: skipped.file}
+	return newGroup(w, pages, skipped, SyncEvery)
+}
+
+// newGroup is NewGroup syncing pages.jsonl every interval.
+func newGroup(w *WARCWriter, pages *PagesWriter, skipped *SkippedWriter, every time.Duration) *Group {
+	g := &Group{warc: w, pages: pages.file, skipped: skipped.file,
+		poke: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	w.mu.Lock()
+	w.onRotate = g.pokeSync
+	w.mu.Unlock()
+	go g.syncLoop(every)
+	return g
+}
+
+// pokeSync asks the syncing goroutine to sync pages.jsonl; it never blocks.
+func (g *Group) pokeSync() {
+	select {
+	case g.poke <- struct{}{}:
+	default:
+	}
+}
+
+// syncLoop syncs pages.jsonl every interval and when poked, until Close. It holds
+// no lock a page's wait needs: a round that syncs pages.jsonl meanwhile shares
+// its sync. A failed sync is sticky: every later wait returns it.
+func (g *Group) syncLoop(every time.Duration) {
+	defer close(g.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.stop:
+			return
+		case <-t.C:
+		case <-g.poke:
+		}
+		if err := g.pages.syncAll(); err != nil && err != ErrClosed {
+			g.fl.fail(err)
+		}
+	}
 }
 
 // Write queues pg's pages.jsonl line (nil: none) and one skipped.jsonl line per
@@ -97,6 +156,9 @@ func (g *Group) queue(ctx context.Context, pg *Page, skips []*Skip) (uint64, err
 	}
 	g.pagesBuf = append(g.pagesBuf, page...)
 	g.skippedBuf = append(g.skippedBuf, skipped...)
+	if len(skipped) > 0 || pg != nil && !pg.carried {
+		g.slow = true
+	}
 	g.seq++
 	return g.seq, nil
 }
@@ -133,8 +195,8 @@ func (g *Group) PersistIndex() error { return g.warc.persist(persistBatch) }
 func (g *Group) prepare() syncPoint {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	r := &groupRound{g: g, pages: g.pagesBuf, skipped: g.skippedBuf}
-	g.pagesBuf, g.skippedBuf = nil, nil
+	r := &groupRound{g: g, pages: g.pagesBuf, skipped: g.skippedBuf, slow: g.slow}
+	g.pagesBuf, g.skippedBuf, g.slow = nil, nil, false
 	return syncPoint{seq: g.seq, f: r}
 }
 
@@ -142,9 +204,11 @@ func (g *Group) prepare() syncPoint {
 type groupRound struct {
 	g              *Group
 	pages, skipped []byte
+	slow           bool // some line is not carried in the WARC: sync the lines too
 }
 
-// Sync syncs the WARC file, then writes and syncs the lines. The pages.jsonl and
+// Sync syncs the WARC file, then writes and syncs the lines; a round whose lines
+// are all carried in the WARC writes them without syncing. The pages.jsonl and
 // skipped.jsonl lines do not depend on each other: they are written in parallel.
 func (r *groupRound) Sync() error {
 	g := r.g
@@ -153,6 +217,12 @@ func (r *groupRound) Sync() error {
 	}
 	if g.afterWARC != nil {
 		g.afterWARC()
+	}
+	if !r.slow {
+		if len(r.pages) == 0 {
+			return nil
+		}
+		return g.pages.writeOnly(r.pages)
 	}
 	var skipErr error
 	var wg sync.WaitGroup
@@ -186,6 +256,11 @@ func (g *Group) Close() error {
 	g.closed = true
 	seq := g.seq
 	g.mu.Unlock()
+	close(g.stop)
+	<-g.done
 	// The error is a write's or a sync's, already naming the file and the package.
-	return g.fl.await(context.Background(), seq, g.prepare, func(syncPoint) {})
+	if err := g.fl.await(context.Background(), seq, g.prepare, func(syncPoint) {}); err != nil {
+		return err
+	}
+	return g.pages.syncAll()
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // groupFiles opens a WARC writer, pages.jsonl and skipped.jsonl in a new directory
@@ -35,7 +36,7 @@ func openGroup(t *testing.T, warcOpts WARCOptions) *groupFiles {
 	if gf.skipped, err = OpenSkipped(filepath.Join(dir, "skipped.jsonl"), PagesOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	gf.g = NewGroup(gf.warc, gf.pages, gf.skipped)
+	gf.g = newGroup(gf.warc, gf.pages, gf.skipped, time.Hour) // no timed sync: the tests count syncs
 	return gf
 }
 

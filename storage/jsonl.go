@@ -69,6 +69,32 @@ func (j *jsonlFile) writeSync(lines []byte) error {
 	return j.fl.await(context.Background(), seq, j.point, func(syncPoint) {})
 }
 
+// writeOnly writes lines, whole lines each ending in a newline, in one write,
+// without a sync: for the leader of a Group's round whose lines the WARC carries.
+// syncAll, a later writeSync or close makes them durable.
+func (j *jsonlFile) writeOnly(lines []byte) error {
+	if _, err := j.write(lines); err != nil {
+		return err
+	}
+	j.writes.Done()
+	return nil
+}
+
+// syncAll makes every line written so far durable, sharing a sync with the
+// file's other writers. After close it returns ErrClosed (close synced them).
+func (j *jsonlFile) syncAll() error {
+	j.mu.Lock()
+	seq, closed := j.seq, j.closed
+	j.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if j.noSync {
+		return nil
+	}
+	return j.fl.await(context.Background(), seq, j.point, func(syncPoint) {})
+}
+
 // write writes lines in one write and returns the sequence number a sync must reach
 // for them to be durable. When it returns no error the caller holds j.writes, so that
 // close waits for it, and calls j.writes.Done once it is finished with the file.

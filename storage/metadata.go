@@ -42,7 +42,9 @@ type RobotsDecision struct {
 // The record block holds one field per line: "outlink: <URI>" per outlink,
 // then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
 // robots-rule ("none" when no rule matched), robots-decision ("allow" or
-// "disallow") and, when the robots.txt gives one, robots-content-signal.
+// "disallow") and, when the robots.txt gives one, robots-content-signal. A
+// metadata record written by Append with Exchange.Page ends with one more field,
+// pages-line: the page's pages.jsonl line (see Exchange.Page).
 func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -56,7 +58,7 @@ func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
 	buf := buffers.Get().(*bytes.Buffer)
 	defer buffers.Put(buf)
 	buf.Reset()
-	if _, err := m.appendRecord(buf, w.opts.GzipLevel, m.ConcurrentTo, w.opts.Now); err != nil {
+	if _, err := m.appendRecord(buf, w.opts.GzipLevel, m.ConcurrentTo, nil, w.opts.Now); err != nil {
 		return fmt.Errorf("storage: compress: %w", err)
 	}
 	_, _, err := w.commit(ctx, buf.Bytes(), true, "", nil, nil, nil, func(s *Stats) { s.Metadata++ })
@@ -69,13 +71,14 @@ func (m *Metadata) validate() error {
 
 // appendRecord appends m as a metadata record concurrent to record ID
 // concurrentTo, one gzip member of the given level, onto buf and returns the
-// member's length. now dates the record when m.Date is zero.
-func (m *Metadata) appendRecord(buf *bytes.Buffer, level int, concurrentTo string, now func() time.Time) (int64, error) {
+// member's length. pagesLine, when not nil, is carried as the last field
+// (pages-line). now dates the record when m.Date is zero.
+func (m *Metadata) appendRecord(buf *bytes.Buffer, level int, concurrentTo string, pagesLine []byte, now func() time.Time) (int64, error) {
 	date := m.Date
 	if date.IsZero() {
 		date = now()
 	}
-	block := m.fields()
+	block := appendPagesLine(m.fields(), pagesLine)
 	head := appendHead(make([]byte, 0, 512), []field{
 		{"WARC-Type", "metadata"},
 		{"WARC-Record-ID", newRecordID()},
@@ -130,4 +133,27 @@ func (m *Metadata) fields() []byte {
 		}
 	}
 	return b
+}
+
+// pagesLineField names the metadata field that carries a page's pages.jsonl line.
+const pagesLineField = "pages-line"
+
+// appendPagesLine appends line, a JSON object from json.Marshal, to the record
+// block b as the pages-line field. JSON escapes every control character but DEL,
+// which a field value cannot hold: it is written \u007f, the same JSON value.
+func appendPagesLine(b, line []byte) []byte {
+	if line == nil {
+		return b
+	}
+	b = append(b, pagesLineField+": "...)
+	for {
+		i := bytes.IndexByte(line, 0x7f)
+		if i < 0 {
+			break
+		}
+		b = append(append(b, line[:i]...), `\u007f`...)
+		line = line[i+1:]
+	}
+	b = append(b, line...)
+	return append(b, "\r\n"...)
 }

@@ -46,6 +46,10 @@ type Page struct {
 	// PreviousFetch, for a refetch, is when the page was fetched before
 	// (previous_fetch, RFC 3339 in UTC; left out when zero).
 	PreviousFetch time.Time
+
+	// carried says that the line is carried in the WARC, in the page's metadata
+	// record (WARCWriter.Append with Exchange.Page).
+	carried bool
 }
 
 // pageJSON fixes the JSON form of Page.

@@ -109,6 +109,19 @@ type Exchange struct {
 	// less than a WriteMetadata call. Its ConcurrentTo is not read: the record
 	// points at the response or revisit record.
 	Metadata *Metadata
+	// Page, when not nil with Metadata, is the page's pages.jsonl line, carried in
+	// the metadata record (field pages-line) so that a start after a crash rebuilds
+	// a line lost with pages.jsonl's unsynced tail (see PagesWriter.Rebuild); a
+	// Group then need not sync pages.jsonl before the page's wait ends. The line is
+	// carried without warc_file and warc_offset, which the record's place in the WARC
+	// gives back. Finish, if set, is called first, to complete Page from the
+	// records' Location; after the write Page's WARCFile, WARCOffset and WARCLength
+	// are set. Page must not change after that: its line must be the one carried.
+	Page *Page
+	// Finish, when not nil, is called with the records' Location (all but File and
+	// Offset, unknown until the write) before the metadata record is built; its
+	// error ends the call, nothing written.
+	Finish func(loc *Location) error
 	// Text, when not empty, is the page's main text, archived as a
 	// conversion record after the other records, in the same write (see
 	// appendConversion).
@@ -180,6 +193,9 @@ type WARCWriter struct {
 	err     error // sticky write error
 	stats   Stats
 	writes  sync.WaitGroup // commits in flight; Close waits for them
+	// onRotate, when set (by NewGroup), is called once a new file is started; it
+	// must not block.
+	onRotate func()
 
 	dmu      sync.Mutex
 	pending  map[string]pendingDigest  // written, not yet in the index
@@ -568,8 +584,24 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 	if err != nil {
 		return Location{}, fmt.Errorf("storage: compress: %w", err)
 	}
+	loc.Length = respLen
+	if ex.Finish != nil {
+		if err := ex.Finish(&loc); err != nil {
+			return Location{}, err
+		}
+	}
+	var carried []byte
+	if ex.Metadata != nil && ex.Page != nil {
+		pg := *ex.Page
+		pg.WARCFile, pg.WARCOffset, pg.WARCLength = "", 0, respLen
+		line, err := pg.MarshalJSON()
+		if err != nil {
+			return Location{}, fmt.Errorf("storage: %w: page %s: %v", ErrInvalid, pg.URL, err)
+		}
+		carried = line
+	}
 	if ex.Metadata != nil {
-		if _, err := ex.Metadata.appendRecord(buf, w.opts.GzipLevel, loc.RecordID, func() time.Time { return date }); err != nil {
+		if _, err := ex.Metadata.appendRecord(buf, w.opts.GzipLevel, loc.RecordID, carried, func() time.Time { return date }); err != nil {
 			return Location{}, fmt.Errorf("storage: compress: %w", err)
 		}
 	}
@@ -622,6 +654,10 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		return Location{}, err
 	}
 	loc.File, loc.Offset, loc.Length = file, off+reqLen, respLen
+	if carried != nil {
+		ex.Page.WARCFile, ex.Page.WARCOffset, ex.Page.WARCLength = loc.File, loc.Offset, loc.Length
+		ex.Page.carried = true
+	}
 	return loc, nil
 }
 
@@ -756,6 +792,9 @@ func (w *WARCWriter) rotate() error {
 	w.f, w.name, w.size, w.records = f, name, size, 0
 	w.stats.Files++
 	w.stats.Bytes += size
+	if w.onRotate != nil {
+		w.onRotate()
+	}
 	return nil
 }
 

@@ -1,0 +1,287 @@
+package storage
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// warcPos is where a response or revisit record lies: its WARC file's base name
+// (files sort by name in the order they were written) and its member's offset.
+type warcPos struct {
+	file string
+	off  int64
+}
+
+// before reports whether p comes before q in the order records were written.
+func (p warcPos) before(q warcPos) bool {
+	return p.file < q.file || p.file == q.file && p.off < q.off
+}
+
+// Rebuild appends to the pages file, durably and in WARC order, the lines that
+// the WARC in warcDir carries (the pages-line field of a metadata record, see
+// Exchange.Page) and the file lacks: lines a crash lost because pages.jsonl had
+// not been synced when their records were (Group). It returns how many it
+// appended.
+//
+// The lines of the file's last MiB (tailWindow; the whole file when smaller) say
+// what it holds: the scan starts at the earliest record they point at, reads
+// only the WARC files from that one on, and skips the records they point at.
+// With none of them pointing into a WARC file, a file of the last MiB alone is
+// not scanned (it is older than anything a crash loses); an empty one is, from the
+// first WARC file. A record that does not parse ends the scan: OpenWARC has cut a
+// torn tail before. Call it after OpenWARC and before the first write.
+func (p *PagesWriter) Rebuild(warcDir string) (int, error) {
+	have, from, ok, err := p.tailPositions()
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, nil
+	}
+	paths, err := WARCFiles(warcDir)
+	if err != nil {
+		return 0, err
+	}
+	var lines []byte
+	n := 0
+	for _, path := range paths {
+		name := filepath.Base(path)
+		if name < from.file {
+			continue
+		}
+		start := int64(0)
+		if name == from.file {
+			start = from.off
+		}
+		whole, err := carriedLines(path, start, func(pos warcPos, length int64, line []byte) error {
+			if _, dup := have[pos]; dup {
+				return nil
+			}
+			var pg Page
+			if err := pg.UnmarshalJSON(line); err != nil {
+				return nil // not a line: left out, as Verify would report it
+			}
+			pg.WARCFile, pg.WARCOffset, pg.WARCLength = pos.file, pos.off, length
+			b, err := pg.MarshalJSON()
+			if err != nil {
+				return nil
+			}
+			have[pos] = struct{}{}
+			lines = append(append(lines, b...), '\n')
+			n++
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		if !whole {
+			break
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := p.file.writeSync(lines); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// tailPositions returns the records the lines of the pages file's last tailWindow
+// bytes point at, the earliest of them, and whether the WARC must be scanned.
+func (p *PagesWriter) tailPositions() (map[warcPos]struct{}, warcPos, bool, error) {
+	f, err := os.Open(p.path)
+	if err != nil {
+		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
+	}
+	start := max(fi.Size()-tailWindow, 0)
+	tail := make([]byte, fi.Size()-start)
+	if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
+		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
+	}
+	if start > 0 { // the first line in the window is partial
+		i := bytes.IndexByte(tail, '\n')
+		tail = tail[i+1:]
+	}
+	have := make(map[warcPos]struct{})
+	var from warcPos
+	for len(tail) > 0 {
+		line := tail
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			line, tail = tail[:i], tail[i+1:]
+		} else {
+			tail = nil
+		}
+		var loc struct {
+			File   string `json:"warc_file"`
+			Offset int64  `json:"warc_offset"`
+		}
+		if json.Unmarshal(line, &loc) != nil || loc.File == "" {
+			continue
+		}
+		pos := warcPos{loc.File, loc.Offset}
+		if len(have) == 0 || pos.before(from) {
+			from = pos
+		}
+		have[pos] = struct{}{}
+	}
+	if len(have) == 0 {
+		return have, warcPos{}, start == 0, nil
+	}
+	return have, from, true, nil
+}
+
+// carriedLines reads the WARC file at path from offset start, a record's start,
+// and calls fn with the place and length of each response or revisit record
+// followed by a metadata record concurrent to it that carries a pages-line, and
+// that line. It returns whether the file ended cleanly (false: a record did not
+// parse, or the file was shorter than start).
+func carriedLines(path string, start int64, fn func(pos warcPos, length int64, line []byte) error) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("storage: rebuild pages: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		return false, fmt.Errorf("storage: rebuild pages: %w", err)
+	}
+	name := filepath.Base(path)
+	c := &byteCounter{br: bufio.NewReaderSize(f, 64<<10), n: start}
+	var zr *gzip.Reader
+	br := bufio.NewReaderSize(nil, maxRecordHead)
+	var last struct {
+		id     string
+		pos    warcPos
+		length int64
+	}
+	for {
+		if _, err := c.br.Peek(1); err != nil {
+			return err == io.EOF, nil
+		}
+		at := c.n
+		if zr == nil {
+			zr, err = gzip.NewReader(c)
+		} else {
+			err = zr.Reset(c)
+		}
+		if err != nil {
+			return false, nil
+		}
+		zr.Multistream(false)
+		br.Reset(zr)
+		typ, id, to, line, ok := readCarried(br)
+		if !ok {
+			return false, nil
+		}
+		switch typ {
+		case "response", "revisit":
+			last.id, last.pos, last.length = id, warcPos{name, at}, c.n-at
+		case "metadata":
+			if line != nil && to != "" && to == last.id {
+				if err := fn(last.pos, last.length, line); err != nil {
+					return false, err
+				}
+			}
+			last.id = ""
+		default:
+			last.id = ""
+		}
+	}
+}
+
+// readCarried reads one decompressed record to the end of its gzip member and
+// returns its WARC-Type, WARC-Record-ID and WARC-Concurrent-To and, for a
+// metadata record, the value of its pages-line field (nil: none); ok is false
+// when the record is not whole (as checkRecord finds).
+func readCarried(br *bufio.Reader) (typ, id, to string, line []byte, ok bool) {
+	first, err := br.ReadSlice('\n')
+	if err != nil || !bytes.HasPrefix(first, []byte("WARC/")) || !bytes.HasSuffix(first, []byte("\r\n")) {
+		return "", "", "", nil, false
+	}
+	length := int64(-1)
+	headBytes := len(first)
+	for {
+		l, err := br.ReadSlice('\n')
+		if err != nil {
+			return "", "", "", nil, false
+		}
+		headBytes += len(l)
+		if headBytes > maxRecordHead {
+			return "", "", "", nil, false
+		}
+		if string(l) == "\r\n" {
+			break
+		}
+		k, v, found := strings.Cut(string(l), ":")
+		if !found {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch {
+		case strings.EqualFold(strings.TrimSpace(k), "Content-Length"):
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return "", "", "", nil, false
+			}
+			length = n
+		case strings.EqualFold(strings.TrimSpace(k), "WARC-Type"):
+			typ = v
+		case strings.EqualFold(strings.TrimSpace(k), "WARC-Record-ID"):
+			id = v
+		case strings.EqualFold(strings.TrimSpace(k), "WARC-Concurrent-To"):
+			to = v
+		}
+	}
+	if length < 0 {
+		return "", "", "", nil, false
+	}
+	if typ == "metadata" {
+		block := make([]byte, length)
+		if _, err := io.ReadFull(br, block); err != nil {
+			return "", "", "", nil, false
+		}
+		line = pagesLine(block)
+	} else if n, err := br.Discard(int(min(length, 1<<40))); err != nil || int64(n) != length {
+		return "", "", "", nil, false
+	}
+	var tail [4]byte
+	if _, err := io.ReadFull(br, tail[:]); err != nil || string(tail[:]) != "\r\n\r\n" {
+		return "", "", "", nil, false
+	}
+	if n, err := io.Copy(io.Discard, br); err != nil || n != 0 {
+		return "", "", "", nil, false
+	}
+	return typ, id, to, line, true
+}
+
+// pagesLine returns the value of the pages-line field of a metadata record's
+// block, nil when it has none.
+func pagesLine(block []byte) []byte {
+	prefix := []byte(pagesLineField + ": ")
+	for len(block) > 0 {
+		l := block
+		if i := bytes.Index(block, []byte("\r\n")); i >= 0 {
+			l, block = block[:i], block[i+2:]
+		} else {
+			block = nil
+		}
+		if v, found := bytes.CutPrefix(l, prefix); found {
+			return v
+		}
+	}
+	return nil
+}

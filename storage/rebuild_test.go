@@ -1,0 +1,318 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// carriedPage appends a page's records with its line carried in the metadata
+// record, as the crawler does, and returns the page (its WARC fields set by Append).
+func carriedPage(t *testing.T, w *WARCWriter, uri string, n int) *Page {
+	t.Helper()
+	ex := exchange(uri, fmt.Appendf(nil, "<title>page %d</title>", n), "")
+	ex.Metadata = &Metadata{TargetURI: uri, Outlinks: []string{uri + "next"}}
+	changed := n%2 == 0
+	pg := &Page{URL: uri, FinalURL: uri, Status: 200, ContentType: "text/html; charset=utf-8",
+		FetchedAt: t0, Depth: n, Links: 1,
+		// What JSON and a warc-fields value treat differently: DEL, HTML, line breaks.
+		Title:         fmt.Sprintf("page %d \x7f <b>&amp;</b> \u2028 é", n),
+		Text:          "line one\nline two\r\n\ttabbed",
+		ContentSignal: map[string]string{"search": "yes", "ai-train": "no"}}
+	ex.Page = pg
+	ex.Finish = func(loc *Location) error {
+		pg.PayloadDigest = loc.PayloadDigest
+		pg.Changed, pg.PreviousFetch = &changed, t0.Add(-time.Hour)
+		return nil
+	}
+	loc, err := w.Append(context.Background(), ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.WARCFile != loc.File || pg.WARCOffset != loc.Offset || pg.WARCLength != loc.Length || !pg.carried {
+		t.Fatalf("page after Append: %+v, location %+v", pg, loc)
+	}
+	return pg
+}
+
+func lineOf(t *testing.T, pg *Page) string {
+	t.Helper()
+	b, err := pg.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// copyDir copies the data directory of a Group (warc/, pages.jsonl, skipped.jsonl).
+func copyDir(t *testing.T, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// TestGroupCarriedRoundSkipsPagesSync: a round of carried pages writes their lines
+// after the WARC sync and does not sync pages.jsonl; a round with a skipped line
+// syncs both files (the earlier unsynced lines with them) before it returns; Close
+// syncs what is left.
+func TestGroupCarriedRoundSkipsPagesSync(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	p1 := carriedPage(t, gf.warc, "http://a.example/1", 1)
+	if err := gf.g.Queue(p1); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := gf.read(t, "pages.jsonl"); got != lineOf(t, p1) {
+		t.Fatalf("pages.jsonl after the round: %q, want %q", got, lineOf(t, p1))
+	}
+	if st := gf.pages.SyncStats(); st.Syncs != 0 {
+		t.Errorf("a round of carried lines synced pages.jsonl (%d syncs)", st.Syncs)
+	}
+	if gf.warc.fl.durableSeq() == 0 {
+		t.Error("the round did not sync the WARC")
+	}
+
+	p2 := carriedPage(t, gf.warc, "http://a.example/2", 2)
+	skip := &Skip{URL: "http://a.example/x", Reason: "scope", Time: t0}
+	if err := gf.g.Queue(p2, skip); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	ps, ss := gf.pages.SyncStats(), gf.skipped.SyncStats()
+	if ps.Syncs != 1 || ss.Syncs != 1 {
+		t.Errorf("a round with a skipped line: %d pages.jsonl syncs, %d skipped.jsonl syncs; want 1, 1", ps.Syncs, ss.Syncs)
+	}
+	if got := gf.pages.file.fl.durableSeq(); got != gf.pages.file.seq {
+		t.Errorf("pages.jsonl durable to write %d of %d after the slow round", got, gf.pages.file.seq)
+	}
+
+	// A page whose line is not carried (no metadata record) is a slow round too.
+	loc, err := gf.warc.Append(context.Background(), exchange("http://a.example/3", []byte("three"), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(pageAt("http://a.example/3", loc)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if ps := gf.pages.SyncStats(); ps.Syncs != 2 {
+		t.Errorf("a round with a line not carried: %d pages.jsonl syncs, want 2", ps.Syncs)
+	}
+
+	p4 := carriedPage(t, gf.warc, "http://a.example/4", 4)
+	if err := gf.g.Queue(p4); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if ps := gf.pages.SyncStats(); ps.Syncs != 2 {
+		t.Errorf("a carried round after: %d pages.jsonl syncs, want still 2", ps.Syncs)
+	}
+	if err := gf.g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := gf.pages.file.fl.durableSeq(); got != gf.pages.file.seq {
+		t.Errorf("pages.jsonl durable to write %d of %d after Close", got, gf.pages.file.seq)
+	}
+	gf.close(t)
+}
+
+// TestRebuildAfterCrash: a crash after carried rounds' WARC syncs and before their
+// lines reach disk (pages.jsonl cut to its size at the last sync) loses lines; the
+// next start rebuilds exactly those, in WARC order, each pointing at its whole
+// record, and a second start rebuilds nothing.
+func TestRebuildAfterCrash(t *testing.T) {
+	gf := openGroup(t, WARCOptions{MaxFileSize: 4 << 10}) // rotations among the pages
+	// A new WARC file syncs pages.jsonl, asynchronously: kept out of the count here.
+	gf.warc.mu.Lock()
+	gf.warc.onRotate = nil
+	gf.warc.mu.Unlock()
+	var pages []*Page
+	add := func(n int, skip bool) {
+		pg := carriedPage(t, gf.warc, fmt.Sprintf("http://a.example/%d", n), n)
+		pages = append(pages, pg)
+		var skips []*Skip
+		if skip {
+			skips = append(skips, &Skip{URL: fmt.Sprintf("http://a.example/skip%d", n), Reason: "scope", Time: t0})
+		}
+		if err := gf.g.Queue(pg, skips...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := range 3 {
+		add(n, n == 2)
+	}
+	if err := gf.g.Sync(); err != nil { // slow: pages.jsonl synced
+		t.Fatal(err)
+	}
+	pagesPath := filepath.Join(gf.dir, "pages.jsonl")
+	synced := fileSize(t, pagesPath)
+	if st := gf.pages.SyncStats(); st.Syncs != 1 {
+		t.Fatalf("%d pages.jsonl syncs, want 1", st.Syncs)
+	}
+	// Carried rounds; pages queued out of WARC order (7 before 6).
+	for n := 3; n < 6; n++ {
+		add(n, false)
+		if err := gf.g.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p6 := carriedPage(t, gf.warc, "http://a.example/6", 6)
+	p7 := carriedPage(t, gf.warc, "http://a.example/7", 7)
+	pages = append(pages, p6, p7)
+	if err := gf.g.Queue(p7); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Queue(p6); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if st := gf.pages.SyncStats(); st.Syncs != 1 {
+		t.Fatalf("carried rounds synced pages.jsonl: %d syncs", st.Syncs)
+	}
+	if len(gf.warc.Repairs()) != 0 || len(warcFiles(t, filepath.Join(gf.dir, "warc"))) < 2 {
+		t.Fatalf("want several WARC files, got %v", warcFiles(t, filepath.Join(gf.dir, "warc")))
+	}
+	// The crash: the WARC as synced, pages.jsonl as at its last sync.
+	crashed := copyDir(t, gf.dir)
+	gf.close(t)
+	if err := os.Truncate(filepath.Join(crashed, "pages.jsonl"), synced); err != nil {
+		t.Fatal(err)
+	}
+
+	w := openTest(t, WARCOptions{Dir: filepath.Join(crashed, "warc")})
+	defer w.Close()
+	pw, err := OpenPages(filepath.Join(crashed, "pages.jsonl"), PagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := pw.Rebuild(filepath.Join(crashed, "warc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 {
+		t.Errorf("rebuilt %d lines, want 5", n)
+	}
+	if n, err := pw.Rebuild(filepath.Join(crashed, "warc")); err != nil || n != 0 {
+		t.Errorf("second Rebuild: %d lines, %v; want 0", n, err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, pg := range pages { // WARC order
+		want.WriteString(lineOf(t, pg))
+	}
+	got, err := os.ReadFile(filepath.Join(crashed, "pages.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("pages.jsonl after the rebuild:\n%s\nwant:\n%s", got, want.String())
+	}
+	err = ReadPages(bytes.NewReader(got), func(pg *Page) error {
+		r := readAt(t, filepath.Join(crashed, "warc"), pg.WARCFile, pg.WARCOffset, pg.WARCLength)
+		if r.get("WARC-Type") != "response" || r.get("WARC-Target-URI") != pg.URL {
+			t.Errorf("line of %s points at %s %s", pg.URL, r.get("WARC-Type"), r.get("WARC-Target-URI"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRebuildLostEverything: with every line lost (pages.jsonl empty) the scan
+// starts at the first WARC file; a record torn by the crash ends it.
+func TestRebuildLostEverything(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	var want strings.Builder
+	for n := range 3 {
+		pg := carriedPage(t, gf.warc, fmt.Sprintf("http://a.example/%d", n), n)
+		if err := gf.g.Queue(pg); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(lineOf(t, pg))
+	}
+	gf.close(t)
+	dir := filepath.Join(gf.dir, "warc")
+	f, err := os.OpenFile(warcFiles(t, dir)[0], os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("\x1f\x8b\x08\x00 torn")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Truncate(filepath.Join(gf.dir, "pages.jsonl"), 0); err != nil {
+		t.Fatal(err)
+	}
+	pw, err := OpenPages(filepath.Join(gf.dir, "pages.jsonl"), PagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := pw.Rebuild(dir)
+	if err != nil || n != 3 {
+		t.Errorf("Rebuild: %d lines, %v; want 3", n, err)
+	}
+	pw.Close()
+	if got := gf.read(t, "pages.jsonl"); got != want.String() {
+		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, want.String())
+	}
+}
+
+// TestCarriedFieldParses: the metadata record carrying a line is a valid
+// warc-fields block whose pages-line value is the page's line but for its place.
+func TestCarriedFieldParses(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	pg := carriedPage(t, gf.warc, "http://a.example/", 3)
+	gf.close(t)
+	recs := readDir(t, filepath.Join(gf.dir, "warc"))
+	i := slices.IndexFunc(recs, func(r readRecord) bool { return r.get("WARC-Type") == "metadata" })
+	if i < 0 {
+		t.Fatal("no metadata record")
+	}
+	block := recs[i].Content
+	if bytes.ContainsRune(block, 0x7f) {
+		t.Error("the block holds a DEL")
+	}
+	v := pagesLine(block)
+	var back Page
+	if err := back.UnmarshalJSON(v); err != nil {
+		t.Fatalf("pages-line %q: %v", v, err)
+	}
+	back.WARCFile, back.WARCOffset = pg.WARCFile, pg.WARCOffset
+	if lineOf(t, &back) != lineOf(t, pg) {
+		t.Errorf("carried line gives\n%s\nwant\n%s", lineOf(t, &back), lineOf(t, pg))
+	}
+	if !bytes.HasPrefix(block, []byte("outlink: http://a.example/next\r\n")) {
+		t.Errorf("block: %q", block)
+	}
+}
