@@ -208,18 +208,27 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if !c.cfg.Storage.Text {
 		page.Text = ""
 	}
-	// The records are written, not yet durable: writePage queues the page's lines
-	// after them, and the frontier's commit of the Done makes both durable first.
-	loc, err := c.warc.Append(ctx, ex)
-	if err != nil {
+	// The page's line is complete before its metadata record is built, which
+	// carries it (storage.Exchange.Page): Finish fills in what depends on the
+	// records. The records are written, not yet durable: writePage queues the
+	// page's lines after them, and the frontier's commit of the Done makes both
+	// durable first.
+	ex.Page = &page
+	var schedErr error
+	ex.Finish = func(loc *storage.Location) error {
+		page.PayloadDigest = loc.PayloadDigest
+		if out.Refetch, schedErr = c.reschedule(l, out.Kind, resp, &page, loc, last); schedErr != nil {
+			return schedErr
+		}
+		c.dedupChanged(&page, loc, last)
+		return nil
+	}
+	if _, err := c.warc.Append(ctx, ex); err != nil {
+		if schedErr != nil {
+			return fmtErr("scheduling the refetch of "+l.URL, err)
+		}
 		return fmtErr("archiving "+l.URL, err)
 	}
-	page.PayloadDigest = loc.PayloadDigest
-	if out.Refetch, err = c.reschedule(l, out.Kind, resp, &page, &loc, last); err != nil {
-		return fmtErr("scheduling the refetch of "+l.URL, err)
-	}
-	c.dedupChanged(&page, &loc, last)
-	page.WARCFile, page.WARCOffset, page.WARCLength = loc.File, loc.Offset, loc.Length
 	if err := c.writePage(&page, skips); err != nil {
 		return err
 	}

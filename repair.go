@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,16 @@ func (c *Crawler) reportRepairs() error {
 	}
 	c.reportTail("pages.jsonl", c.pages.Repair())
 	c.reportTail("skipped.jsonl", c.skipped.Repair())
+
+	// Lines a crash lost after their WARC records were synced: the records carry them.
+	rebuilt, err := c.pages.Rebuild(filepath.Join(c.cfg.DataDir, "warc"))
+	if err != nil {
+		return err
+	}
+	if rebuilt > 0 {
+		c.log.Warn(fmt.Sprintf("pages.jsonl: %d lines rebuilt from the WARC", rebuilt),
+			"lines", rebuilt, "cause", "lost by a crash after their WARC records reached disk")
+	}
 
 	// Lines pointing past the end of a WARC file: after a repair, anywhere in the
 	// file; otherwise only near its end, where a crash during the last start leaves
