@@ -316,3 +316,69 @@ func TestCarriedFieldParses(t *testing.T) {
 		t.Errorf("block: %q", block)
 	}
 }
+
+// TestPagesLine: the pages-line field of a metadata block, wherever it stands.
+func TestPagesLine(t *testing.T) {
+	for _, tc := range []struct{ block, want string }{
+		{"", ""},
+		{"outlink: http://a.example/\r\n", ""},
+		{"pages-line: {\"url\":\"x\"}\r\n", `{"url":"x"}`},
+		{"outlink: http://a.example/\r\nrobots-decision: allow\r\npages-line: {}\r\n", "{}"},
+		{"pages-line: {\"a\":1}", `{"a":1}`}, // no CRLF after the last field
+		{"xpages-line: {}\r\n", ""},
+		{"pages-line:{}\r\n", ""},
+	} {
+		if got := pagesLine([]byte(tc.block)); string(got) != tc.want || (got == nil) != (tc.want == "") {
+			t.Errorf("pagesLine(%q) = %q, want %q", tc.block, got, tc.want)
+		}
+	}
+}
+
+// FuzzCarriedLines reads any bytes as a WARC file: no panic, and every line found
+// belongs to a whole record, as CheckWARC sees it, inside the file.
+func FuzzCarriedLines(f *testing.F) {
+	dir := f.TempDir()
+	w := openTest(f, WARCOptions{Dir: dir, NoSync: true})
+	for n := range 2 {
+		ex := exchange(fmt.Sprintf("http://a.example/%d", n), noise(n, 200), "")
+		ex.Metadata = &Metadata{TargetURI: ex.TargetURI}
+		ex.Page = &Page{URL: ex.TargetURI, Status: 200, FetchedAt: t0}
+		if _, err := w.Append(context.Background(), ex); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range warcFiles(f, dir) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)-50])
+		f.Add(flipAt(b, int64(len(b)-150)))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(t.TempDir(), "f.warc.gz")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := CheckWARC(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := carriedLines(path, 0, func(pos warcPos, length int64, line []byte) error {
+			if pos.file != "f.warc.gz" || pos.off < 0 || length <= 0 || pos.off+length > c.End {
+				t.Fatalf("line %q at %+v+%d; whole records end at %d", line, pos, length, c.End)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole && c.End != c.Size {
+			t.Fatalf("carriedLines read the file as whole; CheckWARC: %+v", c)
+		}
+	})
+}
