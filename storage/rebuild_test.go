@@ -382,3 +382,25 @@ func FuzzCarriedLines(f *testing.F) {
 		}
 	})
 }
+
+// TestGroupSyncsCarriedLinesInBackground: the lines a carried round left unsynced
+// are synced by the Group's goroutine, with no further write or wait.
+func TestGroupSyncsCarriedLinesInBackground(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	gf.g.Close() // the Group of openGroup never syncs on its own: replaced
+	gf.g = newGroup(gf.warc, gf.pages, gf.skipped, time.Millisecond)
+	pg := carriedPage(t, gf.warc, "http://a.example/", 1)
+	if err := gf.g.Queue(pg); err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	gf.pages.file.mu.Lock()
+	seq := gf.pages.file.seq
+	gf.pages.file.mu.Unlock()
+	for gf.pages.file.fl.durableSeq() < seq {
+		time.Sleep(time.Millisecond) // until the goroutine's next tick: no deadline but the test's
+	}
+	gf.close(t)
+}
