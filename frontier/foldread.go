@@ -14,15 +14,22 @@ import (
 // the fold is in, and a link looked up in the seen set as committed needs from its
 // commit only a look at what was added since (seenTx.containsSince, as for a large
 // Add: precheck). So once the commit that starts a fold is committed, a goroutine
-// takes the fold's index and reads its links ahead, a group of foldCheck at a time
+// takes the fold's index and reads its links ahead, a group of aheadGroup at a time
 // in a read transaction of its own, at most foldAhead groups ahead of the commits,
 // which take them in the index's order as they would have read them. What the fold
 // writes, and in which commits, is unchanged; a crash loses only links read ahead,
 // which the next Open's fold reads again.
 
-// foldAhead is the most groups of links read ahead and not yet taken by a commit
-// (about 250 bytes a link held, 2 MiB at foldCheck 512).
-const foldAhead = 16
+// aheadGroup is how many links the reader reads in one read transaction, and checks
+// the pages mapped after: its reads land all over the log and the seen set, and each
+// maps the pages around the one it reads, so a group of 512 mapped up to 70 MiB
+// between two checks, past the 64 MiB of Options.ResidentMap (BENCHMARKS.md, fifth
+// session). foldAhead is the most groups read ahead and not yet taken by a commit:
+// 8,192 links.
+const (
+	aheadGroup = 128
+	foldAhead  = 64
+)
 
 // foldReader reads a fold's links ahead (see above). Only its goroutine uses the
 // fold's index from the time it starts.
@@ -48,7 +55,7 @@ func (f *Frontier) startReader(fs *foldState) {
 	}
 	r := &foldReader{groups: make(chan foldGroup, foldAhead), stop: make(chan struct{}), done: make(chan struct{})}
 	fs.reader = r
-	idx, recs, group := fs.idx, fs.recs, max(foldCheck, 1)
+	idx, recs, group := fs.idx, fs.recs, aheadGroup
 	go func() {
 		defer close(r.done)
 		for idx.taken < idx.len() {
