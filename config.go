@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/frontier"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -149,7 +150,7 @@ func (f *FrontierConfig) residentMap() int64 {
 }
 
 // DefaultResidentMap is frontier.resident_map's default, in bytes.
-const DefaultResidentMap = 64 << 20
+const DefaultResidentMap = frontier.DefaultResidentMap
 
 // DefaultLinkBatch is frontier.link_batch's default, in links (BENCHMARKS.md, "the
 // engine stages links" and "folds larger than memory"). At 10M URLs over 100,000

@@ -51,7 +51,7 @@
 // pages are clean copies of the page cache, and the Frontier drops them from the
 // process (madvise MADV_DONTNEED, inside a read transaction, which keeps bbolt from
 // remapping meanwhile) whenever the process's file-backed resident size has grown by
-// Options.ResidentMap, 64 MiB, since the last drop. A read maps the pages around the
+// Options.ResidentMap, 32 MiB by default, since the last drop. A read maps the pages around the
 // one it reads too (64 KiB, or a whole large folio of the page cache), so a fold's
 // commit that reads a thousand random leaves maps 100 MiB: a goroutine checks every
 // 10 ms, beside the commits (a read transaction may run beside a write one), the

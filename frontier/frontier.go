@@ -110,7 +110,7 @@ type Options struct {
 	// files count in that growth too, which only makes drops come sooner. Dropping
 	// costs time: at 1M URLs, 64 MiB ran 0.75 of the Next/Done cycles of never
 	// dropping (BENCHMARKS.md). Linux only; elsewhere the pages are left to the
-	// system. 0 means 64 MiB; negative means never drop.
+	// system. 0 means DefaultResidentMap; negative means never drop.
 	ResidentMap int64
 	// SyncDone, if set, makes what the caller keeps beside the frontier durable
 	// before the Frontier marks leases done: the committer calls it with the number
@@ -223,12 +223,21 @@ type Frontier struct {
 // died are returned to their queues. A garbage, truncated or foreign file gives an
 // error wrapping ErrCorrupt or ErrNotFrontier; a file held by a running crawl gives
 // ErrLocked after Options.LockTimeout.
+// DefaultResidentMap is Options.ResidentMap's default, in bytes: at 10M URLs over
+// 100,000 hosts it held the peak RSS at 248-252 MiB where 64 MiB let it reach 267-278,
+// for 3 to 10% more CPU per Next/Done cycle (BENCHMARKS.md, "(fifth session) — the
+// frontier and the crawl at the end of the session").
+const DefaultResidentMap = 32 << 20
+
 func Open(path string, opts Options) (f *Frontier, err error) {
 	// bbolt trusts the file: a damaged one can make it panic or fault on a page
 	// access. Turn both into an error for this goroutine.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var db *bolt.DB
 	// The resident size before the file is mapped: Open's own reads count.
+	if opts.ResidentMap == 0 {
+		opts.ResidentMap = DefaultResidentMap
+	}
 	mapped := boltmap.NewLimit(opts.ResidentMap)
 	defer func() {
 		if f == nil {

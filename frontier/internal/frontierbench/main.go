@@ -92,7 +92,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.BoolVar(&c.floor, "floor", false, "measure the durable floor too: the cycles with a single bbolt append of the outcome and its links each, in group commits")
 	fs.IntVar(&c.linkBatch, "linkbatch", 0, "frontier.Options.LinkBatch for the cycles: links staged before they are folded in (0: none, the default)")
 	fs.IntVar(&c.foldLinks, "foldlinks", 0, "frontier.Options.FoldLinks for the cycles, and with -stage for the build: the most links one fold takes in (0: the default)")
-	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, 64 MiB; -1: never drop)")
+	fs.Int64Var(&c.residentMap, "residentmap", 0, "frontier.Options.ResidentMap for the build and the cycles: bytes of the file mapped in the process before its pages are dropped (0: the default, frontier.DefaultResidentMap; -1: never drop)")
 	fs.IntVar(&c.links, "links", workload.LinksPerPage, "new links each Done brings (the issue's goal is stated for 10)")
 	fs.BoolVar(&c.stage, "stage", false, "build through Stage and a Flush at the end (counted in the build time) rather than Add")
 	fs.StringVar(&c.profile, "buildprofile", "", "write a CPU profile of the build to this file (FILE.SIZE for each size when there are several)")
