@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -29,38 +28,23 @@ const maxHTTPHead = 64 << 10
 // fn is only valid until fn returns. Memory stays bounded whatever r holds.
 func IndexWARC(r io.Reader, file string, fn func(line []byte) error) (whole int64, err error) {
 	c := &byteCounter{br: bufio.NewReaderSize(r, 256<<10)}
-	var zr *gzip.Reader
-	br := bufio.NewReaderSize(nil, maxRecordHead)
 	var line []byte
-	for {
-		if _, err := c.br.Peek(1); err != nil {
-			return whole, nil
-		}
-		start := c.n
-		if zr == nil {
-			zr, err = gzip.NewReader(c)
-		} else {
-			err = zr.Reset(c)
-		}
-		if err != nil {
-			return whole, nil
-		}
-		zr.Multistream(false)
-		br.Reset(zr)
+	// Only fn's error is returned: any other ends the index at the last whole record.
+	_ = eachRecord(c, func(start int64, br *bufio.Reader) error {
 		e, ok := readIndexRecord(br)
 		if !ok {
-			return whole, nil
+			return errNotWhole
 		}
 		whole = c.n
 		if e == nil {
-			continue
+			return nil
 		}
 		e.length = c.n - start
 		line = e.appendLine(line[:0], file, start)
-		if err := fn(line); err != nil {
-			return whole, err
-		}
-	}
+		err = fn(line)
+		return err
+	})
+	return whole, err
 }
 
 // readIndexRecord reads one decompressed record to its end. It returns its

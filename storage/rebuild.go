@@ -4,14 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 // warcPos is where a response or revisit record lies: its WARC file's base name
@@ -161,47 +160,40 @@ func carriedLines(path string, start int64, fn func(pos warcPos, length int64, l
 	}
 	name := filepath.Base(path)
 	c := &byteCounter{br: bufio.NewReaderSize(f, 64<<10), n: start}
-	var zr *gzip.Reader
-	br := bufio.NewReaderSize(nil, maxRecordHead)
 	var last struct {
 		id     string
 		pos    warcPos
 		length int64
 	}
-	for {
-		if _, err := c.br.Peek(1); err != nil {
-			return err == io.EOF, nil
-		}
-		at := c.n
-		if zr == nil {
-			zr, err = gzip.NewReader(c)
-		} else {
-			err = zr.Reset(c)
-		}
-		if err != nil {
-			return false, nil
-		}
-		zr.Multistream(false)
-		br.Reset(zr)
+	var fnErr error // fn's: every other error ends the scan as a file that did not end cleanly
+	err = eachRecord(c, func(at int64, br *bufio.Reader) error {
 		typ, id, to, line, ok := readCarried(br)
 		if !ok {
-			return false, nil
+			return errNotWhole
 		}
 		switch typ {
 		case "response", "revisit":
 			last.id, last.pos, last.length = id, warcPos{name, at}, c.n-at
 		case "metadata":
 			if line != nil && to != "" && to == last.id {
-				if err := fn(last.pos, last.length, line); err != nil {
-					return false, err
+				if fnErr = fn(last.pos, last.length, line); fnErr != nil {
+					return fnErr
 				}
 			}
 			last.id = ""
 		default:
 			last.id = ""
 		}
+		return nil
+	})
+	if fnErr != nil {
+		return false, fnErr
 	}
+	return err == nil, nil
 }
+
+// errNotWhole ends a scan at a record that is not whole.
+var errNotWhole = errors.New("record not whole")
 
 // readCarried reads one decompressed record to the end of its gzip member and
 // returns its WARC-Type, WARC-Record-ID and WARC-Concurrent-To and, for a

@@ -53,15 +53,37 @@ func scanMembers(r io.Reader) (end int64, records int) {
 // record's member to it.
 func scan(r io.Reader, starts *[]int64) (end int64, records int, problem error) {
 	c := &byteCounter{br: bufio.NewReaderSize(r, 64<<10)}
+	problem = eachRecord(c, func(_ int64, br *bufio.Reader) error {
+		if err := checkRecord(br); err != nil {
+			return err
+		}
+		if starts != nil {
+			*starts = append(*starts, end)
+		}
+		end = c.n
+		records++
+		return nil
+	})
+	return end, records, problem
+}
+
+// eachRecord reads c's gzip members one after another, from c's position, each
+// holding one WARC record, and calls record with the member's offset and a reader
+// of its decompressed bytes; record must read the record to its end (c.n is then the
+// member's end) and return nil if it is whole. eachRecord returns nil at a clean end
+// of input (c ends where a member ended), the error of a read, of a member that is
+// no gzip stream, or of record. Memory stays bounded whatever c holds.
+func eachRecord(c *byteCounter, record func(start int64, br *bufio.Reader) error) error {
 	var zr *gzip.Reader
 	br := bufio.NewReaderSize(nil, maxRecordHead)
 	for {
 		if _, err := c.br.Peek(1); err != nil {
 			if err != io.EOF {
-				return end, records, err
+				return err
 			}
-			return end, records, nil // clean end of input
+			return nil
 		}
+		start := c.n
 		var err error
 		if zr == nil {
 			zr, err = gzip.NewReader(c)
@@ -69,18 +91,13 @@ func scan(r io.Reader, starts *[]int64) (end int64, records int, problem error) 
 			err = zr.Reset(c)
 		}
 		if err != nil {
-			return end, records, fmt.Errorf("gzip member: %w", err)
+			return fmt.Errorf("gzip member: %w", err)
 		}
 		zr.Multistream(false)
 		br.Reset(zr)
-		if err := checkRecord(br); err != nil {
-			return end, records, err
+		if err := record(start, br); err != nil {
+			return err
 		}
-		if starts != nil {
-			*starts = append(*starts, end)
-		}
-		end = c.n
-		records++
 	}
 }
 
