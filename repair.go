@@ -51,9 +51,13 @@ func (c *Crawler) reportRepairs() error {
 	if err != nil {
 		return err
 	}
-	if rebuilt > 0 {
-		c.log.Warn(fmt.Sprintf("pages.jsonl: %d lines rebuilt from the WARC", rebuilt),
-			"lines", rebuilt, "cause", "lost by a crash after their WARC records reached disk")
+	if rebuilt.Lines > 0 {
+		c.log.Warn(fmt.Sprintf("pages.jsonl: %d lines rebuilt from the WARC", rebuilt.Lines),
+			"lines", rebuilt.Lines, "cause", "lost by a crash after their WARC records reached disk")
+	}
+	if rebuilt.Unreadable > 0 {
+		c.log.Warn(fmt.Sprintf("pages.jsonl: %d lines carried in the WARC are not a page's line; left out", rebuilt.Unreadable),
+			"lines", rebuilt.Unreadable, "cause", "a metadata record's pages-line field does not parse")
 	}
 
 	// Lines pointing past the end of a WARC file: after a repair, anywhere in the

@@ -37,21 +37,19 @@ func (p warcPos) before(q warcPos) bool {
 // With none of them pointing into a WARC file, a file of the last MiB alone is
 // not scanned (it is older than anything a crash loses); an empty one is, from the
 // first WARC file. A record that does not parse ends the scan: OpenWARC has cut a
-// torn tail before. Call it after OpenWARC and before the first write.
-func (p *PagesWriter) Rebuild(warcDir string) (int, error) {
+// torn tail before. A carried line that is not a page's line is left out and
+// counted. Call it after OpenWARC and before the first write.
+func (p *PagesWriter) Rebuild(warcDir string) (Rebuilt, error) {
+	var r Rebuilt
 	have, from, ok, err := p.tailPositions()
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, nil
+	if err != nil || !ok {
+		return r, err
 	}
 	paths, err := WARCFiles(warcDir)
 	if err != nil {
-		return 0, err
+		return r, err
 	}
 	var lines []byte
-	n := 0
 	for _, path := range paths {
 		name := filepath.Base(path)
 		if name < from.file {
@@ -67,32 +65,39 @@ func (p *PagesWriter) Rebuild(warcDir string) (int, error) {
 			}
 			var pg Page
 			if err := pg.UnmarshalJSON(line); err != nil {
-				return nil // not a line: left out, as Verify would report it
+				r.Unreadable++
+				return nil
 			}
 			pg.WARCFile, pg.WARCOffset, pg.WARCLength = pos.file, pos.off, length
 			b, err := pg.MarshalJSON()
 			if err != nil {
+				r.Unreadable++
 				return nil
 			}
 			have[pos] = struct{}{}
 			lines = append(append(lines, b...), '\n')
-			n++
+			r.Lines++
 			return nil
 		})
 		if err != nil {
-			return 0, err
+			return Rebuilt{}, err
 		}
 		if !whole {
 			break
 		}
 	}
-	if n == 0 {
-		return 0, nil
+	if r.Lines > 0 {
+		if err := p.file.writeSync(lines); err != nil {
+			return Rebuilt{}, err
+		}
 	}
-	if err := p.file.writeSync(lines); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return r, nil
+}
+
+// Rebuilt is what Rebuild did: the lines it appended, and the carried lines it
+// left out because they were not a page's line.
+type Rebuilt struct {
+	Lines, Unreadable int
 }
 
 // tailPositions returns the records the lines of the pages file's last tailWindow

@@ -217,11 +217,11 @@ func TestRebuildAfterCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 5 {
-		t.Errorf("rebuilt %d lines, want 5", n)
+	if n != (Rebuilt{Lines: 5}) {
+		t.Errorf("rebuilt %+v, want 5 lines", n)
 	}
-	if n, err := pw.Rebuild(filepath.Join(crashed, "warc")); err != nil || n != 0 {
-		t.Errorf("second Rebuild: %d lines, %v; want 0", n, err)
+	if n, err := pw.Rebuild(filepath.Join(crashed, "warc")); err != nil || n != (Rebuilt{}) {
+		t.Errorf("second Rebuild: %+v, %v; want nothing", n, err)
 	}
 	if err := pw.Close(); err != nil {
 		t.Fatal(err)
@@ -279,8 +279,8 @@ func TestRebuildLostEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := pw.Rebuild(dir)
-	if err != nil || n != 3 {
-		t.Errorf("Rebuild: %d lines, %v; want 3", n, err)
+	if err != nil || n != (Rebuilt{Lines: 3}) {
+		t.Errorf("Rebuild: %+v, %v; want 3 lines", n, err)
 	}
 	pw.Close()
 	if got := gf.read(t, "pages.jsonl"); got != want.String() {
@@ -403,4 +403,52 @@ func TestGroupSyncsCarriedLinesInBackground(t *testing.T) {
 		time.Sleep(time.Millisecond) // until the goroutine's next tick: no deadline but the test's
 	}
 	gf.close(t)
+}
+
+// TestRebuildCountsUnreadableLines: a carried pages-line that is not a page's line
+// is left out of pages.jsonl and counted, the lines around it rebuilt.
+func TestRebuildCountsUnreadableLines(t *testing.T) {
+	gf := openGroup(t, WARCOptions{})
+	good := carriedPage(t, gf.warc, "http://a.example/good", 1)
+	if err := gf.g.Queue(good); err != nil {
+		t.Fatal(err)
+	}
+	// A response without a line, then a metadata record concurrent to it whose
+	// pages-line is JSON but not a page (its url a number).
+	ex := exchange("http://a.example/bad", []byte("<title>bad</title>"), "")
+	loc, err := gf.warc.Append(context.Background(), ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gf.close(t)
+	var buf bytes.Buffer
+	m := &Metadata{TargetURI: ex.TargetURI}
+	if _, err := m.appendRecord(&buf, 1, loc.RecordID, []byte(`{"url":5}`), func() time.Time { return t0 }); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(gf.dir, "warc")
+	files := warcFiles(t, dir)
+	f, err := os.OpenFile(files[len(files)-1], os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Truncate(filepath.Join(gf.dir, "pages.jsonl"), 0); err != nil {
+		t.Fatal(err)
+	}
+	pw, err := OpenPages(filepath.Join(gf.dir, "pages.jsonl"), PagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pw.Rebuild(dir)
+	if err != nil || r != (Rebuilt{Lines: 1, Unreadable: 1}) {
+		t.Errorf("Rebuild: %+v, %v; want 1 line and 1 unreadable", r, err)
+	}
+	pw.Close()
+	if got, want := gf.read(t, "pages.jsonl"), lineOf(t, good); got != want {
+		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, want)
+	}
 }
