@@ -114,7 +114,7 @@ type FrontierConfig struct {
 	// (32 MiB); at most MaxFrontierBatch.
 	FoldLinks int `yaml:"fold_links"`
 	// LogBatch is how many queue changes of finished pages (a URL done, failed,
-	// retried, given back for later) wait in the frontier's log, about 64 bytes of
+	// retried, given back for later) wait in the frontier's log, 64 to 90 bytes of
 	// memory each, before they are written into the queues in one sorted batch
 	// (frontier.Options.LogBatch). 0: the frontier's default, 50,000; at most
 	// MaxFrontierBatch.
@@ -160,7 +160,7 @@ const DefaultLinkBatch = 100_000
 
 // MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links,
 // frontier.log_batch and frontier.link_cache, in links or queue changes: a batch holds in memory 32 bytes a
-// link it sorts (fold_links), about 64 bytes a queue change, until it is written.
+// link it sorts (fold_links), 64 to 90 bytes a queue change, until it is written.
 const MaxFrontierBatch = 10_000_000
 
 // validate checks the frontier section; bad builds the error.

@@ -40,7 +40,7 @@
 // name and its place in the map of hosts and in a min-heap of hosts keyed by the time
 // each may be leased next: 23 MB for 100,000 hosts); it keeps nothing per URL but the
 // leases outstanding, the queue changes logged and not yet folded in (at most about
-// Options.LogBatch of them, 64 bytes each) and the index of a fold in progress, 32
+// Options.LogBatch of them, 64 to 90 bytes each) and the index of a fold in progress, 32
 // bytes per link for at most Options.FoldLinks links (see The batched path). bbolt
 // maps the file with 1 GiB of address space from the start and grows it 4 MiB at a
 // time: a remap, at every doubling otherwise, copies every node the transaction has
