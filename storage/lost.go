@@ -1,9 +1,7 @@
 package storage
 
 import (
-	"bufio"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,51 +26,15 @@ type LostPage struct {
 // crash leaves its marks: a cheap check for every start); with all true, the whole
 // file. Lines that are not pages are skipped. Call it before the first Write.
 func (p *PagesWriter) FindLost(warcDir string, removed []string, all bool) ([]LostPage, error) {
-	f, err := os.Open(p.path)
-	if err != nil {
-		return nil, fmt.Errorf("storage: pages: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("storage: pages: %w", err)
-	}
-	var start int64
-	if !all {
-		start = max(fi.Size()-tailWindow, 0)
-	}
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("storage: pages: %w", err)
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	off := start
-	if start > 0 { // the first line in the window is partial
-		skip, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			off += int64(len(skip))
-			skip, err = br.ReadSlice('\n')
-		}
-		off += int64(len(skip))
-	}
 	sizes := make(map[string]int64) // WARC file → size; -1: moved away
 	for _, name := range removed {
 		sizes[name] = 0
 	}
 	var lost []LostPage
-	for {
-		line, err := readLine(br)
-		if len(line) == 0 && err != nil {
-			break
-		}
-		at := off
-		off += int64(len(line))
-		var loc struct {
-			File   string `json:"warc_file"`
-			Offset int64  `json:"warc_offset"`
-			Length int64  `json:"warc_length"`
-		}
-		if json.Unmarshal(line, &loc) != nil || loc.File == "" || filepath.Base(loc.File) != loc.File {
-			continue
+	_, err := eachPagesLine(p.path, all, func(at int64, line []byte) error {
+		loc, ok := lineLoc(line)
+		if !ok || filepath.Base(loc.File) != loc.File {
+			return nil
 		}
 		size, ok := sizes[loc.File]
 		if !ok {
@@ -80,34 +42,24 @@ func (p *PagesWriter) FindLost(warcDir string, removed []string, all bool) ([]Lo
 			if fi, err := os.Stat(filepath.Join(warcDir, loc.File)); err == nil {
 				size = fi.Size()
 			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("storage: pages: %w", err)
+				return fmt.Errorf("storage: pages: %w", err)
 			}
 			sizes[loc.File] = size
 		}
 		if size < 0 || loc.Offset+loc.Length <= size {
-			continue
+			return nil
 		}
 		lp := LostPage{Offset: at, Size: int64(len(line))}
 		if lp.Page.UnmarshalJSON(line) != nil {
-			continue
+			return nil
 		}
 		lost = append(lost, lp)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return lost, nil
-}
-
-// readLine returns the next line of br, newline included, however long.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return line, err
-	}
-	buf := append([]byte(nil), line...)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		line, err = br.ReadSlice('\n')
-		buf = append(buf, line...)
-	}
-	return buf, err
 }
 
 // Drop removes the lines of lost (from FindLost) from the pages file, durably: by

@@ -162,7 +162,9 @@ func (p *PagesWriter) Cut() int64 { return p.file.repair.Cut }
 // Repair returns what OpenPages repaired at the end of the file.
 func (p *PagesWriter) Repair() TailRepair { return p.file.repair }
 
-// tailWindow is how far back wholeLines looks for whole lines.
+// tailWindow is how far back from the end of pages.jsonl a start looks: for whole
+// lines (wholeLines), for the records the last lines point at (Rebuild) and for
+// lines whose records are lost (FindLost without all).
 const tailWindow = 1 << 20
 
 // wholeLines returns the size of f and the length of its longest prefix that

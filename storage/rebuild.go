@@ -3,7 +3,6 @@ package storage
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -103,45 +102,22 @@ type Rebuilt struct {
 // tailPositions returns the records the lines of the pages file's last tailWindow
 // bytes point at, the earliest of them, and whether the WARC must be scanned.
 func (p *PagesWriter) tailPositions() (map[warcPos]struct{}, warcPos, bool, error) {
-	f, err := os.Open(p.path)
-	if err != nil {
-		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
-	}
-	start := max(fi.Size()-tailWindow, 0)
-	tail := make([]byte, fi.Size()-start)
-	if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
-		return nil, warcPos{}, false, fmt.Errorf("storage: pages: %w", err)
-	}
-	if start > 0 { // the first line in the window is partial
-		i := bytes.IndexByte(tail, '\n')
-		tail = tail[i+1:]
-	}
 	have := make(map[warcPos]struct{})
 	var from warcPos
-	for len(tail) > 0 {
-		line := tail
-		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
-			line, tail = tail[:i], tail[i+1:]
-		} else {
-			tail = nil
-		}
-		var loc struct {
-			File   string `json:"warc_file"`
-			Offset int64  `json:"warc_offset"`
-		}
-		if json.Unmarshal(line, &loc) != nil || loc.File == "" {
-			continue
+	start, err := eachPagesLine(p.path, false, func(_ int64, line []byte) error {
+		loc, ok := lineLoc(line)
+		if !ok {
+			return nil
 		}
 		pos := warcPos{loc.File, loc.Offset}
 		if len(have) == 0 || pos.before(from) {
 			from = pos
 		}
 		have[pos] = struct{}{}
+		return nil
+	})
+	if err != nil {
+		return nil, warcPos{}, false, err
 	}
 	if len(have) == 0 {
 		return have, warcPos{}, start == 0, nil
