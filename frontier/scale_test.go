@@ -137,6 +137,7 @@ func TestScaleCrash(t *testing.T) {
 	t.Logf("built %d URLs over %d hosts in %v", urls, scaleHosts, time.Since(start).Round(time.Second))
 	rng := rand.New(rand.NewPCG(1, 0))
 	finished := map[string]bool{}
+	inDeletion := 0
 	for run := range 3 {
 		cmd, sc := startCrashChild(t, "TestScaleCrashChild", scaleEnvChild+"="+path, crashEnvRun+"="+strconv.Itoa(run))
 		var lines []string
@@ -156,14 +157,18 @@ func TestScaleCrash(t *testing.T) {
 			lines = append(lines, sc.Text())
 		}
 		cmd.Wait()
+		deleting := folding(t, path)
+		if deleting {
+			inDeletion++
+		}
 		leased, inDoubt, dones := readCrashLines(t, run, lines, nil, finished)
 		start := time.Now()
 		f, err := Open(path, Options{})
 		if err != nil {
 			t.Fatalf("run %d: Open after kill: %v", run, err)
 		}
-		t.Logf("run %d: %d outcomes before the kill, %d leased and %d in Done at the kill; Open after it took %v, %d leases recovered, %d queue changes in the log",
-			run, dones, len(leased), len(inDoubt), time.Since(start), f.Stats().Recovered, f.pendN)
+		t.Logf("run %d: %d outcomes before the kill, %d leased and %d in Done at the kill (a fold's records being deleted: %v); Open after it took %v, %d leases recovered, %d queue changes in the log",
+			run, dones, len(leased), len(inDoubt), deleting, time.Since(start), f.Stats().Recovered, f.pendN)
 		queued, err := scaleQueued(f, finished, leased, inDoubt)
 		if err != nil {
 			t.Fatalf("run %d: %v", run, err)
@@ -194,6 +199,7 @@ func TestScaleCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	t.Logf("%d of the 3 kills landed while a fold's records were being deleted", inDeletion)
 }
 
 // scaleBuild adds urls URLs over scaleHosts hosts, in Adds of 100,000 from two
