@@ -150,11 +150,18 @@
 //     process) takes that path at once and returns when the last chunk is committed.
 //     What can be done outside the committer goroutine, which every caller waits
 //     for, is done in the caller's: each URL's host (without url.Parse for the URLs
-//     most crawls meet), fingerprint and encoding, split over GOMAXPROCS goroutines
-//     for a large Add, the sort, and the lookups in the seen set, in read
-//     transactions of 16,384 URLs: a URL seen then is a duplicate, and the commits
-//     look the others up again only in what was added since (level 0, the runs made
-//     since, the run then open). An Add does not go through the log: its answer
+//     most crawls meet) and fingerprint, split over GOMAXPROCS goroutines for a
+//     large Add, the sort, the lookups in the seen set, in read transactions of
+//     16,384 URLs (a URL seen then is a duplicate, and the commits look the others
+//     up again only in what was added since: level 0, the runs made since, the run
+//     then open), and the encoding of each commit's entries before it. Add sorts a
+//     key of 28 bytes per entry (seen key, index, refusal, lookup) and prepares an
+//     entry (host, value, about 300 bytes with the URL) only for the commit that
+//     takes it, and it sorts at most 4,194,304 entries together: a larger Add is
+//     taken in windows of that many, in the order given, so that its memory is
+//     bounded (112 MiB of keys) however many entries it is given (it held 350 bytes
+//     per entry, 11 GiB of peak RSS for one Add of 10M URLs), for about one more
+//     rewrite of each host's tail page per window. An Add does not go through the log: its answer
 //     (how many were new) needs a fold of its own URLs before it returns, and a fold
 //     of N URLs rewrites as many queue pages as an Add of N, plus the log written,
 //     read and deleted. What bounds a large Add is the committer: at 10M URLs over

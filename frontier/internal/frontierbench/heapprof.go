@@ -18,9 +18,9 @@ import (
 // /proc/self/smaps at each new high of the resident set (RssAnon plus RssFile) 4 MiB
 // above the last one written, which says which mappings hold the file-backed pages.
 // Each file is overwritten at each high, so what is left is the last. It polls every
-// 20 ms, and returns a function that stops it; without the variable it does nothing.
-func highWatch() (stop func()) {
-	path := os.Getenv("FRONTIERBENCH_HEAPPROFILE")
+// 20 ms, and returns a function that stops it; with an empty path it does nothing.
+// The build watches itself the same way, into PATH.build (and PATH.build.txt, ...).
+func highWatch(path string) (stop func()) {
 	if path == "" {
 		return func() {}
 	}

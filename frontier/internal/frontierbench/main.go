@@ -136,7 +136,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			defer pprof.StopCPUProfile()
 		}
 		if c.child == "frontier" {
-			defer highWatch()()
+			defer highWatch(os.Getenv("FRONTIERBENCH_HEAPPROFILE"))()
 		}
 		var r *result
 		switch c.child {
@@ -252,6 +252,9 @@ func build(ctx context.Context, c *config, path string, have, want int) (built, 
 		return built{}, err
 	}
 	defer f.Close()
+	if path := os.Getenv("FRONTIERBENCH_HEAPPROFILE"); path != "" {
+		defer highWatch(path + ".build")()
+	}
 	start, written := time.Now(), procstat.BytesWritten()
 	corpus := func() func([]frontier.Entry, uint64, uint64) []frontier.Entry {
 		return workload.NewCorpus(c.hosts).Append // a Corpus per goroutine
