@@ -61,12 +61,16 @@ func (b *bench) cpuScenario(ctx context.Context, r *result) error {
 		Crawl: crawlJobFor(cf.farm, dataDir, b.opts.workers, noDelay)}
 	if q := b.opts.queued; q > 0 {
 		b.logf("cpu: queueing %d URLs over %d other hosts, none due during the crawl", q, s.scaleHosts)
-		bt, err := queueElsewhere(ctx, dataDir, scaleHostNames(s.scaleHosts), q, s.scaleBatch)
+		bt, reused, err := b.queueCached(ctx, dataDir, q)
 		if err != nil {
 			return err
 		}
 		r.add("queued elsewhere", float64(q), fmtCount(int64(q)))
-		r.add("queued in", bt.time.Seconds(), fmtDuration(bt.time))
+		if reused {
+			r.add("copied from -queued-cache in", bt.time.Seconds(), fmtDuration(bt.time))
+		} else {
+			r.add("queued in", bt.time.Seconds(), fmtDuration(bt.time))
+		}
 		// The queued URLs are never done: the crawl ends at the farm's pages.
 		j.Crawl.MaxPages = cf.pages
 	}

@@ -39,7 +39,8 @@
 // spacing of each host across the kill; -queued N first fills the cpu crawl's frontier
 // with N URLs over the scale scenario's hosts (none of them due during the crawl), and
 // the crawl then stops at max_pages, the farm's page count: the cost of a large
-// frontier to a crawl; -link-batch N sets the engine's frontier.link_batch (0: each
+// frontier to a crawl; -queued-cache DIR builds that frontier once into DIR and copies
+// it into each later run's crawl; -link-batch N sets the engine's frontier.link_batch (0: each
 // page's links queued one by one), so that one binary compares the two.
 //
 // -short runs every scenario at a small size and checks only that each completes and
@@ -99,6 +100,9 @@ type options struct {
 	// queued is how many URLs on other hosts, not due, the cpu crawl's frontier holds
 	// before it starts; 0: none.
 	queued int
+	// queuedCache, when set, is a directory where the queued frontier is built once
+	// and copied from for each run; "": built in each run's data directory.
+	queuedCache string
 	// linkBatch is the engine's frontier.link_batch in every crawl; negative: its
 	// default.
 	linkBatch int
@@ -116,6 +120,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.workers, "workers", 64, "crawler workers (the engine's default is 64); the ceiling uses as many")
 	scaleURLs := fs.String("scale-urls", "", "comma-separated frontier `sizes` the scale scenario grows to and measures in turn (default 1000000,10000000; -short 100000)")
 	fs.IntVar(&o.queued, "queued", 0, "before the cpu crawl, queue this many `URLs` over other hosts (the scale scenario's), none due during the crawl")
+	fs.StringVar(&o.queuedCache, "queued-cache", "", "build -queued's frontier once into this `dir`ectory and copy it into each run's crawl (default: build it in the crawl's)")
 	fs.IntVar(&o.linkBatch, "link-batch", -1, "the engine's frontier.link_batch in every crawl, in `links` (0: off; default: the engine's default)")
 	fs.DurationVar(&o.resumeDelay, "resume-delay", 0, "min_delay of the resume crawl, audited across the kill (default: none, as the cpu scenario)")
 	if err := fs.Parse(args); err != nil {
