@@ -102,14 +102,30 @@ func appendHead(b []byte, fields []field, contentLength int) []byte {
 	return b
 }
 
+// crlf2 ends every record.
+var crlf2 = []byte("\r\n\r\n")
+
 // gzipWriters holds idle gzip writers, one pool per level (1 to 9).
 var gzipWriters [gzip.BestCompression + 1]sync.Pool
 
 // appendMember compresses one record (head, block parts, the closing CRLF CRLF)
 // as one gzip member of the given level onto buf and returns the member's
-// length in bytes.
+// length in bytes. At level 1 a record of at most smallMax bytes (a request, a
+// metadata record, a small response) is written by appendSmallMember.
 func appendMember(buf *bytes.Buffer, level int, head []byte, block ...[]byte) (int64, error) {
 	start := buf.Len()
+	if level == gzip.BestSpeed {
+		n := len(head) + len(crlf2)
+		for _, p := range block {
+			n += len(p)
+		}
+		if n <= smallMax {
+			parts := make([][]byte, 0, 8)
+			parts = append(append(append(parts, head), block...), crlf2)
+			appendSmallMember(buf, parts...)
+			return int64(buf.Len() - start), nil
+		}
+	}
 	zw, ok := gzipWriters[level].Get().(*gzip.Writer)
 	if !ok {
 		var err error
@@ -127,7 +143,7 @@ func appendMember(buf *bytes.Buffer, level int, head []byte, block ...[]byte) (i
 			return 0, err
 		}
 	}
-	if _, err := zw.Write([]byte("\r\n\r\n")); err != nil {
+	if _, err := zw.Write(crlf2); err != nil {
 		return 0, err
 	}
 	if err := zw.Close(); err != nil {
