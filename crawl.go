@@ -581,7 +581,18 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 }
 
 // Summary reports what the crawl has done so far; after Run returns, what it did.
-func (c *Crawler) Summary() Summary {
+func (c *Crawler) Summary() Summary { return c.summary(nil) }
+
+// frontierStats returns the frontier's figures, counting the pass over its hosts.
+func (c *Crawler) frontierStats() frontier.Stats {
+	c.counters.statsPasses.Add(1)
+	return c.front.Stats()
+}
+
+// summary is Summary with the frontier's figures taken from live when the crawl
+// is running and live is not nil, so that a caller holding a snapshot does not
+// pay for another pass over the hosts.
+func (c *Crawler) summary(live *frontier.Stats) Summary {
 	s := Summary{
 		Pages:         c.counters.pages.Load(),
 		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
@@ -605,8 +616,11 @@ func (c *Crawler) Summary() Summary {
 	}
 	st := c.finalStats.Load()
 	if st == nil && c.front != nil && c.ended.IsZero() {
-		live := c.front.Stats()
-		st = &live
+		if live == nil {
+			now := c.frontierStats()
+			live = &now
+		}
+		st = live
 	}
 	if st != nil {
 		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged

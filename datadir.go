@@ -162,8 +162,19 @@ func endState(sum Summary, err error) string {
 // a reader never sees half of it). rate is the recent rate while running; 0 at the end
 // gives the run's average.
 func (c *Crawler) writeStatus(state string, rate float64, runErr error) error {
-	sum := c.Summary()
-	st := c.front.Stats()
+	return c.writeStatusOf(state, rate, runErr, nil)
+}
+
+// writeStatusOf is writeStatus with a snapshot of the frontier's figures, or nil
+// to take one (the final one, once the crawl has ended).
+func (c *Crawler) writeStatusOf(state string, rate float64, runErr error, st *frontier.Stats) error {
+	if st == nil {
+		if st = c.finalStats.Load(); st == nil {
+			now := c.frontierStats()
+			st = &now
+		}
+	}
+	sum := c.summary(st)
 	s := Status{
 		State:       state,
 		PID:         os.Getpid(),

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/politecrawl/crawl/frontier"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -147,7 +149,12 @@ const progressWidth = 80
 
 // progress returns a snapshot; last and since give the rate's base.
 func (c *Crawler) progress(lastPages int64, since time.Duration) Progress {
-	st := c.front.Stats()
+	st := c.frontierStats()
+	return c.progressOf(&st, lastPages, since)
+}
+
+// progressOf is progress from a snapshot of the frontier's figures.
+func (c *Crawler) progressOf(st *frontier.Stats, lastPages int64, since time.Duration) Progress {
 	p := Progress{
 		Elapsed:     c.now().Sub(c.started),
 		Pages:       c.counters.pages.Load(),
@@ -194,11 +201,8 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 			}
 			return
 		case now := <-st.C:
-			p := c.progress(statusLast, now.Sub(statusAt))
-			statusLast, statusAt = p.Pages, now
-			if err := c.writeStatus(StateRunning, p.PagesPerSec, nil); err != nil {
-				c.log.Warn("status file not written", "err", err)
-			}
+			statusLast = c.statusTick(statusLast, now.Sub(statusAt))
+			statusAt = now
 		case now := <-tick:
 			p := c.progress(last, now.Sub(lastAt))
 			last, lastAt = p.Pages, now
@@ -215,6 +219,18 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// statusTick rewrites the status file of a running crawl, its rate over since
+// from lastPages, and returns the pages now. It takes one snapshot of the
+// frontier's figures for the rate and the file (see counters.statsPasses).
+func (c *Crawler) statusTick(lastPages int64, since time.Duration) int64 {
+	fs := c.frontierStats()
+	p := c.progressOf(&fs, lastPages, since)
+	if err := c.writeStatusOf(StateRunning, p.PagesPerSec, nil, &fs); err != nil {
+		c.log.Warn("status file not written", "err", err)
+	}
+	return p.Pages
 }
 
 // serveMetrics serves Prometheus metrics on metrics_addr, when set, until the returned
