@@ -149,17 +149,18 @@ func distCode(d int) int {
 type bitWriter struct {
 	out  []byte
 	bits uint64
-	n    uint // bits held in bits, fewer than 8 between calls
+	n    uint // bits held in bits, fewer than 32 between calls
 }
 
-// write appends the nb low bits of v; nb is at most 32.
+// write appends the nb low bits of v; nb is at most 32. Bits go to out four bytes
+// at a time.
 func (w *bitWriter) write(v uint64, nb uint) {
 	w.bits |= v << w.n
 	w.n += nb
-	for w.n >= 8 {
-		w.out = append(w.out, byte(w.bits))
-		w.bits >>= 8
-		w.n -= 8
+	if w.n >= 32 {
+		w.out = binary.LittleEndian.AppendUint32(w.out, uint32(w.bits))
+		w.bits >>= 32
+		w.n -= 32
 	}
 }
 
@@ -180,8 +181,10 @@ func (w *bitWriter) writeMatch(n, d int) {
 
 // flush writes the bits held, padded with zeros to a whole byte.
 func (w *bitWriter) flush() {
-	if w.n > 0 {
+	for w.n > 0 {
 		w.out = append(w.out, byte(w.bits))
-		w.bits, w.n = 0, 0
+		w.bits >>= 8
+		w.n -= min(w.n, 8)
 	}
+	w.bits = 0
 }
