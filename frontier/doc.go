@@ -154,19 +154,25 @@
 //     large Add, the sort, the lookups in the seen set, in read transactions of
 //     16,384 URLs (a URL seen then is a duplicate, and the commits look the others
 //     up again only in what was added since: level 0, the runs made since, the run
-//     then open), and the encoding of each commit's entries before it. Add sorts a
-//     key of 28 bytes per entry (seen key, index, refusal, lookup) and prepares an
-//     entry (host, value, about 300 bytes with the URL) only for the commit that
-//     takes it, and it sorts at most 4,194,304 entries together: a larger Add is
-//     taken in windows of that many, in the order given, so that its memory is
-//     bounded (112 MiB of keys) however many entries it is given (it held 350 bytes
-//     per entry, 11 GiB of peak RSS for one Add of 10M URLs), for about one more
-//     rewrite of each host's tail page per window. An Add does not go through the log: its answer
-//     (how many were new) needs a fold of its own URLs before it returns, and a fold
-//     of N URLs rewrites as many queue pages as an Add of N, plus the log written,
-//     read and deleted. What bounds a large Add is the committer: at 10M URLs over
-//     100,000 hosts, about 10 µs of its CPU per URL, 4 of them bbolt's commit of the
-//     pages the Add rewrites (2 KiB per URL; see BENCHMARKS.md).
+//     then open), and the encoding of each commit's entries before it. Add sorts a key
+//     of 28 bytes per entry (seen key, index, refusal, lookup) and prepares an entry
+//     (its host and encoded value, about 350 bytes in all for frontierbench's URLs)
+//     only for the commit that takes it, and it sorts at most 4,194,304 entries
+//     together: a larger Add is taken in windows of that many, in the order given, so
+//     that its memory is bounded (112 MiB of keys) however many entries it is given
+//     (it held 350 bytes per entry, 11 GiB of peak RSS for one Add of 10M URLs), for
+//     about one more rewrite of each host's tail page per window (one Add of 10M:
+//     3.8 GiB of peak RSS, most of it the caller's entries, against 10.6). An Add does
+//     not go through the log: its answer (how many were new) needs its own lookups
+//     and limits, which it can decide at once, but a fold of its URLs later (as
+//     Stage's are folded) costs, as the frontier is today, more than the Add's own
+//     commits: at 10M URLs over 100,000 hosts, Stage with folds of 4M writes 0.37 of
+//     an Add's bytes per URL but spends three times its system time on the drops of
+//     the mapped pages (Options.ResidentMap) that its folds' reads all over the file
+//     set off, and runs no faster (BENCHMARKS.md, sixth session). What bounds a large
+//     Add is the committer: at 10M URLs over 100,000 hosts, about 7 to 8 µs of its
+//     CPU per URL, 4 of them bbolt's commit of the pages the Add rewrites (2 KiB per
+//     URL for Adds of 300,000).
 //   - With Options.LinkBatch set, Done writes a page's links into its log record
 //     rather than queue them, and once LinkBatch links are staged a fold takes the
 //     log's records (whole records, up to LinkBatch or Options.FoldLinks links,
