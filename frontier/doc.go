@@ -51,7 +51,7 @@
 // pages are clean copies of the page cache, and the Frontier drops them from the
 // process (madvise MADV_DONTNEED, inside a read transaction, which keeps bbolt from
 // remapping meanwhile) whenever the process's file-backed resident size has grown by
-// Options.ResidentMap, 32 MiB by default, since the last drop. A read maps the pages around the
+// Options.ResidentMap, 64 MiB by default, since the last drop. A read maps the pages around the
 // one it reads too (64 KiB, or a whole large folio of the page cache), so a fold's
 // commit that reads a thousand random leaves maps 100 MiB: a goroutine checks every
 // 10 ms, beside the commits (a read transaction may run beside a write one), the
@@ -136,7 +136,7 @@
 // batched path, the way IRLbot's DRUM and Mercator's batched URL-seen test keep a
 // disk-based seen set fast: many URLs are sorted by seen key (a hash of the host,
 // then the URL's fingerprint) and merged in that order, over as many transactions as
-// keep each one to 8,192 rewritten nodes for an Add, 2,048 for a fold (bbolt holds
+// keep each one to 8,192 rewritten nodes for an Add, 512 for a fold (bbolt holds
 // them all in memory until the commit), and to 8 URLs per node of that budget: the
 // URLs of hosts a batch creates all go to the queue's last leaf, which bbolt splits
 // only at the commit, so the node count does not see them. Sorted, the URLs of one

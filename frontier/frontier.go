@@ -224,10 +224,11 @@ type Frontier struct {
 // error wrapping ErrCorrupt or ErrNotFrontier; a file held by a running crawl gives
 // ErrLocked after Options.LockTimeout.
 // DefaultResidentMap is Options.ResidentMap's default, in bytes: at 10M URLs over
-// 100,000 hosts it held the peak RSS at 248-252 MiB where 64 MiB let it reach 267-278,
-// for 3 to 10% more CPU per Next/Done cycle (BENCHMARKS.md, "(fifth session) — the
-// frontier and the crawl at the end of the session").
-const DefaultResidentMap = 32 << 20
+// 100,000 hosts, with folds of 512 nodes a commit, it ran as many Next/Done cycles
+// for as much CPU as 32 MiB with folds of 2,048 nodes, within the noise of a shared
+// machine, with 9-11 page faults a cycle against 13-14 and a peak RSS of 185-227 MiB
+// against 217-253 (BENCHMARKS.md, "(sixth session) — frontier: cycles/s at 10M").
+const DefaultResidentMap = 64 << 20
 
 func Open(path string, opts Options) (f *Frontier, err error) {
 	// bbolt trusts the file: a damaged one can make it panic or fault on a page

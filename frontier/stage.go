@@ -179,13 +179,17 @@ func (f *Frontier) foldAt() int64 {
 // the URLs: bbolt holds each rewritten node in memory until the commit, and writes
 // it to a new buffer then. A fold runs beside the crawl and takes the smaller budget
 // (at 1M URLs, 2,048 nodes held about half the memory of 8,192 for a few percent of
-// the speed); an Add returns only once its last commit is done. foldCheck is how many
-// links a fold queues between two looks at that count.
+// the speed; at 10M, 512 held the largest RssAnon at 106-122 MiB where 2,048 let it
+// reach 135-165, for about 6% more CPU a Next/Done cycle at the same ResidentMap
+// (one pair), and those 25-45 MiB pay for a ResidentMap of twice the size, which
+// wins that CPU back: BENCHMARKS.md, "(sixth session) — frontier: cycles/s at 10M"); an Add
+// returns only once its last commit is done. foldCheck is how many links a fold
+// queues between two looks at that count.
 // deleteNodes bounds those the deletion of folded records rewrites in one commit,
 // beside the fold's own: a log record's leaf holds four keys and is rewritten for
 // nothing but the deletion, so it costs less than a fold's node.
 var (
-	foldNodes   int64 = 2048 // variables for tests
+	foldNodes   int64 = 512 // variables for tests
 	addNodes    int64 = 8192
 	deleteNodes int64 = 1024
 	foldCheck         = 512
