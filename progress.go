@@ -16,9 +16,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/politecrawl/crawl/frontier"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // openLog sets up logging: JSON lines in DATA_DIR/crawl.log at the configured level, and
