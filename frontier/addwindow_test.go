@@ -133,17 +133,7 @@ func TestPrepareKeys(t *testing.T) {
 		t.Errorf("a sortKey is %d bytes, sortKeySize says %d", s, sortKeySize)
 	}
 	f := &Frontier{opts: Options{MaxDepth: 5}}
-	var entries []Entry
-	for i := range 3*prepareSplit + 17 {
-		e := Entry{URL: fmt.Sprintf("https://h%d.test/p/%d", i%97, i%5000), Depth: i % 7, Priority: i % 3, FoundOn: "https://f.test/", Kind: uint8(i), Hops: i % 2}
-		switch i % 50 {
-		case 1:
-			e.URL = "not a url"
-		case 2:
-			e.URL = "HTTP://Upper.Test/x"
-		}
-		entries = append(entries, e)
-	}
+	entries := prepareEntries(5000) // with duplicates
 	want := f.prepare(entries)
 	for i := range want {
 		want[i].seq = 100 + uint64(i) + 1

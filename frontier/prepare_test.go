@@ -13,17 +13,7 @@ import (
 func TestPrepareSplit(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	f := &Frontier{opts: Options{MaxDepth: 5}}
-	var entries []Entry
-	for i := range 3*prepareSplit + 17 {
-		e := Entry{URL: fmt.Sprintf("https://h%d.test/p/%d", i%97, i), Depth: i % 7, Priority: i % 3, FoundOn: "https://f.test/", Kind: uint8(i), Hops: i % 2}
-		switch i % 50 {
-		case 1:
-			e.URL = "not a url"
-		case 2:
-			e.URL = "HTTP://Upper.Test/x"
-		}
-		entries = append(entries, e)
-	}
+	entries := prepareEntries(0)
 	got := f.prepare(entries)
 	want := make([]prepared, len(entries))
 	for i := range entries {
@@ -55,4 +45,26 @@ func TestCmpSeen(t *testing.T) {
 			t.Fatalf("cmpSeen(%x, %x) = %d, want %d", a, b, got, want)
 		}
 	}
+}
+
+// prepareEntries returns entries enough for prepare to split them over goroutines,
+// over 97 hosts, with every kind of field set, a bad URL and an upper-case one every
+// 50; with urls > 0 their paths repeat every urls entries (duplicates).
+func prepareEntries(urls int) []Entry {
+	var entries []Entry
+	for i := range 3*prepareSplit + 17 {
+		n := i
+		if urls > 0 {
+			n = i % urls
+		}
+		e := Entry{URL: fmt.Sprintf("https://h%d.test/p/%d", i%97, n), Depth: i % 7, Priority: i % 3, FoundOn: "https://f.test/", Kind: uint8(i), Hops: i % 2}
+		switch i % 50 {
+		case 1:
+			e.URL = "not a url"
+		case 2:
+			e.URL = "HTTP://Upper.Test/x"
+		}
+		entries = append(entries, e)
+	}
+	return entries
 }
