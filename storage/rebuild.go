@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -181,45 +180,17 @@ var errNotWhole = errors.New("record not whole")
 // metadata record, the value of its pages-line field (nil: none); ok is false
 // when the record is not whole (as checkRecord finds).
 func readCarried(br *bufio.Reader) (typ, id, to string, line []byte, ok bool) {
-	first, err := br.ReadSlice('\n')
-	if err != nil || !bytes.HasPrefix(first, []byte("WARC/")) || !bytes.HasSuffix(first, []byte("\r\n")) {
-		return "", "", "", nil, false
-	}
-	length := int64(-1)
-	headBytes := len(first)
-	for {
-		l, err := br.ReadSlice('\n')
-		if err != nil {
-			return "", "", "", nil, false
-		}
-		headBytes += len(l)
-		if headBytes > maxRecordHead {
-			return "", "", "", nil, false
-		}
-		if string(l) == "\r\n" {
-			break
-		}
-		k, v, found := strings.Cut(string(l), ":")
-		if !found {
-			continue
-		}
-		v = strings.TrimSpace(v)
+	length, err := readRecordHead(br, func(name, value string) {
 		switch {
-		case strings.EqualFold(strings.TrimSpace(k), "Content-Length"):
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return "", "", "", nil, false
-			}
-			length = n
-		case strings.EqualFold(strings.TrimSpace(k), "WARC-Type"):
-			typ = v
-		case strings.EqualFold(strings.TrimSpace(k), "WARC-Record-ID"):
-			id = v
-		case strings.EqualFold(strings.TrimSpace(k), "WARC-Concurrent-To"):
-			to = v
+		case strings.EqualFold(name, "WARC-Type"):
+			typ = value
+		case strings.EqualFold(name, "WARC-Record-ID"):
+			id = value
+		case strings.EqualFold(name, "WARC-Concurrent-To"):
+			to = value
 		}
-	}
-	if length < 0 {
+	})
+	if err != nil {
 		return "", "", "", nil, false
 	}
 	if typ == "metadata" {
@@ -231,11 +202,7 @@ func readCarried(br *bufio.Reader) (typ, id, to string, line []byte, ok bool) {
 	} else if n, err := br.Discard(int(min(length, 1<<40))); err != nil || int64(n) != length {
 		return "", "", "", nil, false
 	}
-	var tail [4]byte
-	if _, err := io.ReadFull(br, tail[:]); err != nil || string(tail[:]) != "\r\n\r\n" {
-		return "", "", "", nil, false
-	}
-	if n, err := io.Copy(io.Discard, br); err != nil || n != 0 {
+	if readRecordEnd(br) != nil {
 		return "", "", "", nil, false
 	}
 	return typ, id, to, line, true

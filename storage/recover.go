@@ -104,38 +104,9 @@ func eachRecord(c *byteCounter, record func(start int64, br *bufio.Reader) error
 // checkRecord reads one decompressed record to its end and reports whether
 // it is whole. br must be able to buffer maxRecordHead bytes.
 func checkRecord(br *bufio.Reader) error {
-	line, err := br.ReadSlice('\n')
+	length, err := readRecordHead(br, nil)
 	if err != nil {
-		return fmt.Errorf("no WARC version line: %w", err)
-	}
-	if !bytes.HasPrefix(line, []byte("WARC/")) || !bytes.HasSuffix(line, []byte("\r\n")) {
-		return errors.New("no WARC version line")
-	}
-	length := int64(-1)
-	headBytes := len(line)
-	for {
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return fmt.Errorf("header cut short: %w", err)
-		}
-		headBytes += len(line)
-		if headBytes > maxRecordHead {
-			return errors.New("header too long")
-		}
-		if string(line) == "\r\n" {
-			break
-		}
-		name, value, ok := strings.Cut(string(line), ":")
-		if ok && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 {
-				return errors.New("bad Content-Length")
-			}
-			length = n
-		}
-	}
-	if length < 0 {
-		return errors.New("no Content-Length")
+		return err
 	}
 	if n, err := br.Discard(int(min(length, 1<<40))); err != nil || int64(n) != length {
 		if err == nil {
@@ -143,6 +114,60 @@ func checkRecord(br *bufio.Reader) error {
 		}
 		return fmt.Errorf("block cut short: %d of %d bytes (Content-Length): %w", n, length, err)
 	}
+	return readRecordEnd(br)
+}
+
+// readRecordHead reads a record's version line and header, calls field (when not
+// nil) with the name and value of each field, spaces trimmed, and returns the
+// record's Content-Length. It fails on a missing version line, a header cut short
+// or longer than maxRecordHead, and a missing or bad Content-Length.
+func readRecordHead(br *bufio.Reader, field func(name, value string)) (int64, error) {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return 0, fmt.Errorf("no WARC version line: %w", err)
+	}
+	if !bytes.HasPrefix(line, []byte("WARC/")) || !bytes.HasSuffix(line, []byte("\r\n")) {
+		return 0, errors.New("no WARC version line")
+	}
+	length := int64(-1)
+	headBytes := len(line)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return 0, fmt.Errorf("header cut short: %w", err)
+		}
+		headBytes += len(line)
+		if headBytes > maxRecordHead {
+			return 0, errors.New("header too long")
+		}
+		if string(line) == "\r\n" {
+			break
+		}
+		name, value, ok := strings.Cut(string(line), ":")
+		if !ok {
+			continue
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if strings.EqualFold(name, "Content-Length") {
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil || n < 0 {
+				return 0, errors.New("bad Content-Length")
+			}
+			length = n
+		}
+		if field != nil {
+			field(name, value)
+		}
+	}
+	if length < 0 {
+		return 0, errors.New("no Content-Length")
+	}
+	return length, nil
+}
+
+// readRecordEnd reads what follows a record's block: the CRLF CRLF that ends the
+// record, then the end of its gzip member, which must come right there.
+func readRecordEnd(br *bufio.Reader) error {
 	var tail [4]byte
 	if _, err := io.ReadFull(br, tail[:]); err != nil {
 		return fmt.Errorf("no record end: %w", err)
