@@ -194,8 +194,10 @@ func readCarried(br *bufio.Reader) (typ, id, to string, line []byte, ok bool) {
 		return "", "", "", nil, false
 	}
 	if typ == "metadata" {
-		block := make([]byte, length)
-		if _, err := io.ReadFull(br, block); err != nil {
+		// Read as the bytes come, not sized by the header: a damaged
+		// Content-Length must not allocate what the member does not hold.
+		block, err := io.ReadAll(io.LimitReader(br, length))
+		if err != nil || int64(len(block)) != length {
 			return "", "", "", nil, false
 		}
 		line = pagesLine(block)

@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -450,5 +452,25 @@ func TestRebuildCountsUnreadableLines(t *testing.T) {
 	pw.Close()
 	if got, want := gf.read(t, "pages.jsonl"), lineOf(t, good); got != want {
 		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestReadCarriedHugeLength: a metadata record whose Content-Length claims far more
+// than its member holds (a damaged header) is not whole, and is read without
+// allocating what the header claims (the old reader sized its buffer by it and
+// panicked).
+func TestReadCarriedHugeLength(t *testing.T) {
+	record := "WARC/1.1\r\nWARC-Type: metadata\r\nWARC-Record-ID: <urn:uuid:1>\r\n" +
+		"Content-Length: 1125899906842624\r\n\r\npages-line: {}\r\n\r\n\r\n"
+	var member bytes.Buffer
+	zw := gzip.NewWriter(&member)
+	zw.Write([]byte(record))
+	zw.Close()
+	zr, err := gzip.NewReader(&member)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, _, ok := readCarried(bufio.NewReader(zr)); ok {
+		t.Fatal("a record shorter than its Content-Length read as whole")
 	}
 }
