@@ -265,26 +265,10 @@ func TestRebuildLostEverything(t *testing.T) {
 	}
 	gf.close(t)
 	dir := filepath.Join(gf.dir, "warc")
-	f, err := os.OpenFile(warcFiles(t, dir)[0], os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write([]byte("\x1f\x8b\x08\x00 torn")); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Truncate(filepath.Join(gf.dir, "pages.jsonl"), 0); err != nil {
-		t.Fatal(err)
-	}
-	pw, err := OpenPages(filepath.Join(gf.dir, "pages.jsonl"), PagesOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := pw.Rebuild(dir)
-	if err != nil || n != (Rebuilt{Lines: 3}) {
+	appendFile(t, warcFiles(t, dir)[0], []byte("\x1f\x8b\x08\x00 torn"))
+	if n, err := rebuildEmptied(t, gf); err != nil || n != (Rebuilt{Lines: 3}) {
 		t.Errorf("Rebuild: %+v, %v; want 3 lines", n, err)
 	}
-	pw.Close()
 	if got := gf.read(t, "pages.jsonl"); got != want.String() {
 		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, want.String())
 	}
@@ -430,26 +414,10 @@ func TestRebuildCountsUnreadableLines(t *testing.T) {
 	}
 	dir := filepath.Join(gf.dir, "warc")
 	files := warcFiles(t, dir)
-	f, err := os.OpenFile(files[len(files)-1], os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Truncate(filepath.Join(gf.dir, "pages.jsonl"), 0); err != nil {
-		t.Fatal(err)
-	}
-	pw, err := OpenPages(filepath.Join(gf.dir, "pages.jsonl"), PagesOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pw.Rebuild(dir)
-	if err != nil || r != (Rebuilt{Lines: 1, Unreadable: 1}) {
+	appendFile(t, files[len(files)-1], buf.Bytes())
+	if r, err := rebuildEmptied(t, gf); err != nil || r != (Rebuilt{Lines: 1, Unreadable: 1}) {
 		t.Errorf("Rebuild: %+v, %v; want 1 line and 1 unreadable", r, err)
 	}
-	pw.Close()
 	if got, want := gf.read(t, "pages.jsonl"), lineOf(t, good); got != want {
 		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, want)
 	}
@@ -473,4 +441,33 @@ func TestReadCarriedHugeLength(t *testing.T) {
 	if _, _, _, _, ok := readCarried(bufio.NewReader(zr)); ok {
 		t.Fatal("a record shorter than its Content-Length read as whole")
 	}
+}
+
+// appendFile appends b to the file at path.
+func appendFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rebuildEmptied empties the group's pages.jsonl, as a crash that lost all its
+// lines leaves it, and rebuilds it from the group's WARC directory.
+func rebuildEmptied(t *testing.T, gf *groupFiles) (Rebuilt, error) {
+	t.Helper()
+	path := filepath.Join(gf.dir, "pages.jsonl")
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	pw, err := OpenPages(path, PagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	return pw.Rebuild(filepath.Join(gf.dir, "warc"))
 }
