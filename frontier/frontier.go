@@ -219,17 +219,17 @@ type Frontier struct {
 	aheadWG sync.WaitGroup
 }
 
+// DefaultResidentMap is Options.ResidentMap's default, in bytes: at 10M URLs over
+// 100,000 hosts, with folds of 512 nodes a commit, it held the peak RSS at 227-231
+// MiB with 11.2 page faults a Next/Done cycle, against 255 MiB and 14.0-14.1 faults
+// with 32 MiB and folds of 2,048 nodes, for 1-4% more CPU a cycle (BENCHMARKS.md,
+// "(sixth session) — the frontier and the crawl at the end of the session").
+const DefaultResidentMap = 64 << 20
+
 // Open opens or creates the frontier database at path. Leases left by a process that
 // died are returned to their queues. A garbage, truncated or foreign file gives an
 // error wrapping ErrCorrupt or ErrNotFrontier; a file held by a running crawl gives
 // ErrLocked after Options.LockTimeout.
-// DefaultResidentMap is Options.ResidentMap's default, in bytes: at 10M URLs over
-// 100,000 hosts, with folds of 512 nodes a commit, it ran as many Next/Done cycles
-// for as much CPU as 32 MiB with folds of 2,048 nodes, within the noise of a shared
-// machine, with 9-11 page faults a cycle against 13-14 and a peak RSS of 185-227 MiB
-// against 217-253 (BENCHMARKS.md, "(sixth session) — frontier: cycles/s at 10M").
-const DefaultResidentMap = 64 << 20
-
 func Open(path string, opts Options) (f *Frontier, err error) {
 	// bbolt trusts the file: a damaged one can make it panic or fault on a page
 	// access. Turn both into an error for this goroutine.
