@@ -237,13 +237,7 @@ func FuzzIndexWARC(f *testing.F) {
 	if err := w.Close(); err != nil {
 		f.Fatal(err)
 	}
-	for _, p := range warcFiles(f, dir) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	addWARCSeeds(f, dir, 0, 0)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		whole, err := IndexWARC(bytes.NewReader(b), "f.warc.gz", func(l []byte) error {
 			c := parseCDXJ(t, string(l))

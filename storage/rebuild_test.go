@@ -336,20 +336,9 @@ func FuzzCarriedLines(f *testing.F) {
 	if err := w.Close(); err != nil {
 		f.Fatal(err)
 	}
-	for _, p := range warcFiles(f, dir) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-		f.Add(b[:len(b)-50])
-		f.Add(flipAt(b, int64(len(b)-150)))
-	}
+	addWARCSeeds(f, dir, 50, 150)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		path := filepath.Join(t.TempDir(), "f.warc.gz")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := tempWARC(t, b)
 		c, err := CheckWARC(path)
 		if err != nil {
 			t.Fatal(err)

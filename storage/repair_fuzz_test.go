@@ -26,20 +26,9 @@ func FuzzCheckWARC(f *testing.F) {
 	if err := w.Close(); err != nil {
 		f.Fatal(err)
 	}
-	for _, p := range warcFiles(f, dir) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-		f.Add(b[:len(b)-100])
-		f.Add(flipAt(b, int64(len(b)-200)))
-	}
+	addWARCSeeds(f, dir, 100, 200)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		path := filepath.Join(t.TempDir(), "f.warc.gz")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := tempWARC(t, b)
 		c, err := CheckWARC(path)
 		if err != nil {
 			t.Fatal(err)
@@ -125,4 +114,34 @@ func FuzzOpenPages(f *testing.F) {
 			t.Fatalf("second open of %q repaired %+v", got, r2)
 		}
 	})
+}
+
+// addWARCSeeds adds each WARC file in dir to f's seed corpus whole and, when cut and
+// flip are not 0, without its last cut bytes and with the byte flip bytes before
+// its end flipped.
+func addWARCSeeds(f *testing.F, dir string, cut, flip int) {
+	f.Helper()
+	for _, p := range warcFiles(f, dir) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		if cut > 0 {
+			f.Add(b[:len(b)-cut])
+		}
+		if flip > 0 {
+			f.Add(flipAt(b, int64(len(b)-flip)))
+		}
+	}
+}
+
+// tempWARC writes b to a WARC file of its own and returns its path.
+func tempWARC(t *testing.T, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.warc.gz")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
