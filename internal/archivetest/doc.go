@@ -6,8 +6,9 @@
 //
 // The tools are installed by .ci/extra: Debian's chromium, and the npm
 // packages of .ci/node (node_modules there). When they are missing the tests
-// skip, unless POLITECRAWL_REPLAY=1 (set by .ci/extra), which makes a missing
-// tool a failure. Artefacts (the WACZ, the screenshot of the replayed page)
+// skip and the package's `go test` line ends "[no tests to run]", unless
+// POLITECRAWL_REQUIRE_TOOLS=1 (set by .ci/run) or POLITECRAWL_REPLAY=1 makes a
+// missing tool a failure (crawltest.NeedTool). Artefacts (the WACZ, the screenshot of the replayed page)
 // go to POLITECRAWL_ARTEFACTS, or a temporary directory; their paths are
 // logged.
 package archivetest

@@ -24,21 +24,11 @@ import (
 	"github.com/politecrawl/crawl/storage"
 )
 
-// required reports whether a missing tool fails the tests instead of
-// skipping them (POLITECRAWL_REPLAY=1, as .ci/extra sets it).
-func required() bool { return os.Getenv("POLITECRAWL_REPLAY") == "1" }
-
-// need returns the path of a tool, or skips (or fails, when required) the
-// test when it is missing.
+// need returns the path of a tool, or skips the test when it is missing (fails it when
+// POLITECRAWL_REQUIRE_TOOLS=1 or POLITECRAWL_REPLAY=1, as .ci/run and .ci/extra set them).
 func need(t *testing.T, what, path string) string {
 	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if required() {
-			t.Fatalf("%s not found at %s (POLITECRAWL_REPLAY=1): %v; .ci/extra installs it", what, path, err)
-		}
-		t.Skipf("%s not found at %s; .ci/extra installs it", what, path)
-	}
-	return path
+	return crawltest.NeedTool(t, what, path, ".ci/extra installs it", "POLITECRAWL_REPLAY")
 }
 
 // nodeModules is the directory of the npm packages of .ci/node.
@@ -135,6 +125,7 @@ func crawlDir(t *testing.T) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	crawltest.ReportToolSkips()
 	if dir, err := farmCrawl(); err == nil && dir != "" {
 		os.RemoveAll(dir)
 	}

@@ -27,6 +27,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	crawltest.ReportToolSkips()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
@@ -42,10 +43,7 @@ func tools(t *testing.T) (natsBin, crawl string) {
 	}
 	natsBin, err := FindNATSServer()
 	if err != nil {
-		if os.Getenv(clusterEnv) == "1" {
-			t.Fatalf("%v (%s=1: the cluster tests must run)", err, clusterEnv)
-		}
-		t.Skipf("%v; skipped (set %s=1 to make this a failure)", err, clusterEnv)
+		crawltest.MissingTool(t, "nats-server", "not found", "apt-get install nats-server, or set POLITECRAWL_NATS_SERVER", clusterEnv)
 	}
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "clustertest-")

@@ -7,6 +7,7 @@
 // The helpers start the nats-server with JetStream file storage on a loopback port
 // (NATSServer), build the crawl command once (BuildCrawl) and run it as child
 // processes (Process), each with its own data directory and shards (Config). Tests
-// skip when no nats-server is found, unless POLITECRAWL_CLUSTER=1 is set (as
-// .ci/extra does), which makes a missing server a failure.
+// skip when no nats-server is found, and the package's `go test` line ends "[no tests
+// to run]", unless POLITECRAWL_REQUIRE_TOOLS=1 (set by .ci/run) or
+// POLITECRAWL_CLUSTER=1 makes a missing server a failure (crawltest.MissingTool).
 package clustertest
