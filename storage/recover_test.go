@@ -149,6 +149,49 @@ func TestTornTailAfterDurableMark(t *testing.T) {
 	}
 }
 
+// TestRepairBelowWritten checks that a newest file cut below the size the index
+// recorded as written is repaired to its last whole record, reported, and then verifies
+// whole: the index's written size follows the repair, so the loss is not reported
+// again on every later check.
+func TestRepairBelowWritten(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := openTest(t, WARCOptions{Dir: dir})
+	var locs []Location
+	for _, u := range []string{"http://a.example/", "http://a.example/1", "http://a.example/2"} {
+		loc, err := w.WriteExchange(ctx, exchange(u, []byte("body of "+u), ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs = append(locs, loc)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, locs[0].File)
+	// Cut in the middle of the second exchange's record: below what was written.
+	cut := locs[1].Offset + locs[1].Length/2
+	if err := os.Truncate(p, cut); err != nil {
+		t.Fatal(err)
+	}
+	checks, _, err := Verify(dir, "", nil)
+	if err != nil || len(checks) != 1 || checks[0].Whole() {
+		t.Fatalf("before the repair: Verify = %+v, %v; want the file damaged", checks, err)
+	}
+	w = openTest(t, WARCOptions{Dir: dir})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, ok := w.Recovery()
+	if !ok || rec.Kept > locs[1].Offset+locs[1].Length || rec.Cut == 0 {
+		t.Errorf("Recovery() = %+v, %v; want the torn record cut", rec, ok)
+	}
+	checks, _, err = Verify(dir, "", nil)
+	if err != nil || len(checks) != 1 || !checks[0].Whole() || checks[0].Problem != "" {
+		t.Errorf("after the repair: Verify = %+v, %v; want the file whole", checks[0], err)
+	}
+}
+
 // whole returns the gzip members WriteExchange writes for ex.
 func whole(t *testing.T, ex *Exchange) []byte {
 	t.Helper()

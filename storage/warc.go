@@ -344,6 +344,31 @@ func (w *WARCWriter) recover() error {
 		w.rec = &rec
 		w.repairs = append(w.repairs, rec)
 	}
+	if n, ok := durable[newest]; ok && (rec.Removed || n > rec.Kept) {
+		// The file lost records the index had recorded as written (cut by hand, or
+		// by a disk that lied): the repair has reported the loss, and the size the
+		// index keeps becomes what is left, so that Verify does not report the same
+		// loss forever on a file that now ends on a whole record.
+		if err := w.setWritten(newest, rec.Kept, rec.Removed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setWritten records size as the written size of the WARC file name in the digest
+// index, or forgets the file when it was removed.
+func (w *WARCWriter) setWritten(name string, size int64, removed bool) error {
+	err := w.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketFiles)
+		if removed {
+			return b.Delete([]byte(name))
+		}
+		return b.Put([]byte(name), strconv.AppendInt(nil, size, 10))
+	})
+	if err != nil {
+		return fmt.Errorf("storage: digest index: %w", err)
+	}
 	return nil
 }
 
