@@ -79,6 +79,20 @@
 // revisits, whose 304 status it leaves out so that ReplayWeb.page resolves them
 // to the capture they refer to (see replayLine).
 //
+// # WET files
+//
+// With WARCOptions.WET the writer keeps, beside each WARC file, its WET file in
+// Common Crawl's layout (NAME.warc.wet.gz, [WETName]): a warcinfo record, then
+// one conversion record per [Exchange.Conversion] (an HTML page's main text,
+// Content-Type text/plain, WARC-Refers-To its response or revisit record,
+// WARC-Identified-Content-Language when known), each its own gzip member, in the
+// order the WARC file holds the pages. A WET file starts before its WARC file and
+// is synced with it in each group commit, so an acknowledged page's text is
+// durable; OpenWARC removes a WET file whose WARC file never started and cuts the
+// newest WET file after its last whole record whose response the WARC file still
+// holds. A page written but not acknowledged when the process died may keep its
+// response without its text; it is fetched again.
+//
 // Response records carry WARC-Identified-Payload-Type: the media type sniffed
 // from the payload (content coding undone), as Common Crawl writes it for
 // corpus pipelines, since servers' Content-Type is noisy.

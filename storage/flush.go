@@ -15,6 +15,8 @@ type syncPoint struct {
 	f    syncer
 	name string
 	size int64
+	// wetSize is the size of name's WET file, synced with it; 0: none.
+	wetSize int64
 }
 
 // flusher implements group commit. Writers number their writes 1, 2, 3, ...

@@ -61,7 +61,7 @@ func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
 	if _, err := m.appendRecord(buf, w.opts.GzipLevel, m.ConcurrentTo, nil, w.opts.Now); err != nil {
 		return fmt.Errorf("storage: compress: %w", err)
 	}
-	_, _, err := w.commit(ctx, buf.Bytes(), true, "", nil, nil, nil, func(s *Stats) { s.Metadata++ })
+	_, _, err := w.commit(ctx, buf.Bytes(), nil, true, "", nil, nil, nil, func(s *Stats) { s.Metadata++ })
 	return err
 }
 

@@ -203,8 +203,8 @@ func (w *WARCWriter) Repairs() []Recovery {
 	return append([]Recovery(nil), w.repairs...)
 }
 
-// Damaged returns the WARC files of earlier runs, other than the newest, whose
-// end OpenWARC found damaged: cut short, or not ending in whole records. They
+// Damaged returns the WARC files (and WET files) of earlier runs, other than the
+// newest, whose end OpenWARC found damaged: cut short, or not ending in whole records. They
 // are reported, not repaired; CheckWARC tells more.
 func (w *WARCWriter) Damaged() []FileCheck {
 	return append([]FileCheck(nil), w.damaged...)
@@ -218,6 +218,16 @@ func (w *WARCWriter) checkOlder(entries []os.DirEntry, newest string, written ma
 		}
 		c, err := checkTail(filepath.Join(w.opts.Dir, e.Name()), written[e.Name()])
 		if err != nil {
+			return err
+		}
+		if !c.Whole() {
+			w.damaged = append(w.damaged, c)
+		}
+		wet := filepath.Join(w.opts.Dir, WETName(e.Name()))
+		if _, err := os.Lstat(wet); err != nil {
+			continue // no WET file kept
+		}
+		if c, err = checkTail(wet, written[WETName(e.Name())]); err != nil {
 			return err
 		}
 		if !c.Whole() {

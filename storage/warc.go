@@ -78,6 +78,10 @@ type WARCOptions struct {
 	// field of the record (software, hostname, ...) is left out, so that no field
 	// appears twice.
 	Config map[string]string
+	// WET keeps a WET file beside each WARC file (see WETName): a warcinfo
+	// record, then the conversion record of each Exchange.Conversion, written and
+	// synced with the WARC file's records.
+	WET bool
 	// NoSync skips every fsync: for tests and benchmarks only, as records
 	// are then not durable when a write returns.
 	NoSync bool
@@ -128,6 +132,10 @@ type Exchange struct {
 	// conversion record after the other records, in the same write (see
 	// appendConversion).
 	Text string
+	// Conversion, when not nil and the writer keeps WET files (WARCOptions.WET),
+	// is archived as a conversion record in the WET file of the WARC file that
+	// holds the response (or revisit) record it refers to, in the same commit.
+	Conversion *Conversion
 }
 
 // Location says where WriteExchange put the response (or revisit) record.
@@ -154,6 +162,7 @@ type Stats struct {
 	NotModified int64  // of Revisits, those of 304 Not Modified answers
 	Metadata    int64  // metadata records
 	Conversions int64  // conversion records (Exchange.Text)
+	WETRecords  int64  // conversion records in WET files (Exchange.Conversion)
 	Robots      int64  // exchanges of Kind "robots"
 	Sitemaps    int64  // exchanges of Kind "sitemap"
 	Bytes       int64  // compressed bytes written, warcinfo records included
@@ -187,9 +196,11 @@ type WARCWriter struct {
 	mu      sync.Mutex // guards the fields below and the order of bytes in files
 	f       *os.File
 	name    string
-	size    int64 // bytes in f
-	records int   // records in f after its warcinfo
-	serial  int   // serial of the newest file
+	size    int64    // bytes in f
+	wet     *os.File // f's WET file, when opts.WET
+	wetSize int64    // bytes in wet
+	records int      // records in f after its warcinfo
+	serial  int      // serial of the newest file
 	seq     uint64
 	closed  bool
 	err     error // sticky write error
@@ -326,6 +337,9 @@ func (w *WARCWriter) recover() error {
 	if err := w.removeTemps(entries); err != nil {
 		return err
 	}
+	if err := w.removeOrphanWETs(entries); err != nil {
+		return err
+	}
 	if err := w.checkOlder(entries, newest, durable); err != nil {
 		return err
 	}
@@ -344,12 +358,29 @@ func (w *WARCWriter) recover() error {
 		w.rec = &rec
 		w.repairs = append(w.repairs, rec)
 	}
+	wrec, err := repairWET(w.opts.Dir, newest, from, durable[WETName(newest)], w.opts.NoSync)
+	if err != nil {
+		return err
+	}
+	if rec.Removed {
+		if err := os.Remove(filepath.Join(w.opts.Dir, wrec.File)); err == nil {
+			wrec.Removed, wrec.Cut, wrec.Kept = true, wrec.Cut+wrec.Kept, 0
+		}
+	}
+	if wrec.Cut > 0 || wrec.Removed {
+		w.repairs = append(w.repairs, wrec)
+	}
 	if n, ok := durable[newest]; ok && (rec.Removed || n > rec.Kept) {
 		// The file lost records the index had recorded as written (cut by hand, or
 		// by a disk that lied): the repair has reported the loss, and the size the
 		// index keeps becomes what is left, so that Verify does not report the same
 		// loss forever on a file that now ends on a whole record.
 		if err := w.setWritten(newest, rec.Kept, rec.Removed); err != nil {
+			return err
+		}
+	}
+	if n, ok := durable[wrec.File]; ok && (wrec.Removed || n > wrec.Kept) {
+		if err := w.setWritten(wrec.File, wrec.Kept, wrec.Removed); err != nil {
 			return err
 		}
 	}
@@ -637,6 +668,16 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 			return Location{}, fmt.Errorf("storage: compress: %w", err)
 		}
 	}
+	var wet []byte
+	if w.opts.WET && ex.Conversion != nil {
+		wbuf := buffers.Get().(*bytes.Buffer)
+		defer buffers.Put(wbuf)
+		wbuf.Reset()
+		if err := appendWETRecord(wbuf, w.opts.GzipLevel, ex.TargetURI, d, loc.RecordID, ex.Conversion); err != nil {
+			return Location{}, fmt.Errorf("storage: compress: %w", err)
+		}
+		wet = wbuf.Bytes()
+	}
 
 	var reg *pendingDigest
 	if dedup && !loc.Revisit {
@@ -654,7 +695,7 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		capt = &pendingCapture{uri: ex.TargetURI, c: c}
 	}
 	ix.finish(reqLen, respLen)
-	file, off, err := w.commit(ctx, buf.Bytes(), wait, loc.PayloadDigest, reg, capt, ix, func(s *Stats) {
+	file, off, err := w.commit(ctx, buf.Bytes(), wet, wait, loc.PayloadDigest, reg, capt, ix, func(s *Stats) {
 		s.Requests++
 		if loc.NotModified {
 			s.NotModified++
@@ -676,6 +717,9 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		if ex.Text != "" {
 			s.Conversions++
 		}
+		if wet != nil {
+			s.WETRecords++
+		}
 	})
 	if err != nil {
 		return Location{}, err
@@ -688,11 +732,11 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 	return loc, nil
 }
 
-// commit appends data (whole gzip members) to the current file, starting a
-// new one first if data would take it past MaxFileSize, registers reg under
-// digest once written, and, if wait is set, waits until data is durable. It
-// returns the file and the offset data starts at.
-func (w *WARCWriter) commit(ctx context.Context, data []byte, wait bool, digest string, reg *pendingDigest, capt *pendingCapture, ix *indexLine, count func(*Stats)) (string, int64, error) {
+// commit appends data (whole gzip members) to the current file, and wet to its
+// WET file, starting a new one first if data would take it past MaxFileSize,
+// registers reg under digest once written, and, if wait is set, waits until data
+// is durable. It returns the file and the offset data starts at.
+func (w *WARCWriter) commit(ctx context.Context, data, wet []byte, wait bool, digest string, reg *pendingDigest, capt *pendingCapture, ix *indexLine, count func(*Stats)) (string, int64, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -723,6 +767,15 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, wait bool, digest 
 	}
 	w.size += int64(len(data))
 	w.records++
+	if wet != nil && w.wet != nil {
+		if _, err := w.wet.Write(wet); err != nil {
+			w.err = ioError("write", WETName(name), err)
+			w.fl.fail(w.err)
+			w.mu.Unlock()
+			return "", 0, w.err
+		}
+		w.wetSize += int64(len(wet))
+	}
 	if ix != nil {
 		w.cdx.add(name, w.size, ix.line(name, off))
 	}
@@ -747,12 +800,12 @@ func (w *WARCWriter) commit(ctx context.Context, data []byte, wait bool, digest 
 	}
 	if w.opts.NoSync {
 		w.fl.advance(seq)
-		w.markDurable(name, w.size)
+		w.markDurable(w.syncPointLocked())
 	}
 	w.mu.Unlock()
 
 	if wait && !w.opts.NoSync {
-		err := w.fl.wait(ctx, seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
+		err := w.fl.wait(ctx, seq, w.syncPoint, w.markDurable)
 		if err != nil {
 			return "", 0, err
 		}
@@ -781,24 +834,41 @@ func (w *WARCWriter) syncThrough(seq uint64) error {
 	if w.opts.NoSync {
 		return nil
 	}
-	return w.fl.await(context.Background(), seq, w.syncPoint, func(sp syncPoint) { w.markDurable(sp.name, sp.size) })
+	return w.fl.await(context.Background(), seq, w.syncPoint, w.markDurable)
 }
 
 // syncPoint tells the group-commit leader what to sync.
 func (w *WARCWriter) syncPoint() syncPoint {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return syncPoint{seq: w.seq, f: w.f, name: w.name, size: w.size}
+	return w.syncPointLocked()
 }
 
-// markDurable notes that file name is durable up to size bytes.
-func (w *WARCWriter) markDurable(name string, size int64) {
+// syncPointLocked is syncPoint with w.mu held.
+func (w *WARCWriter) syncPointLocked() syncPoint {
+	sp := syncPoint{seq: w.seq, f: w.f, name: w.name, size: w.size}
+	if w.wet != nil {
+		sp.f = both{warc: w.f, wet: w.wet}
+		sp.wetSize = w.wetSize
+	}
+	return sp
+}
+
+// markDurable notes that sp's files are durable up to its sizes. The sizes of a
+// WARC file and its WET file go into the index together (recover needs them
+// consistent).
+func (w *WARCWriter) markDurable(sp syncPoint) {
 	w.dmu.Lock()
-	if size > w.durable[name] {
-		w.durable[name] = size
+	if sp.size > w.durable[sp.name] {
+		w.durable[sp.name] = sp.size
+	}
+	if sp.wetSize > 0 {
+		if wn := WETName(sp.name); sp.wetSize > w.durable[wn] {
+			w.durable[wn] = sp.wetSize
+		}
 	}
 	w.dmu.Unlock()
-	w.cdx.durable(name, size)
+	w.cdx.durable(sp.name, sp.size)
 }
 
 // rotate closes the current file, synced, and starts the next with its
@@ -812,11 +882,27 @@ func (w *WARCWriter) rotate() error {
 	now := w.opts.Now()
 	w.serial++
 	name := fileName(w.opts.Prefix, now, w.serial)
+	var wet *os.File
+	var wetSize int64
+	if w.opts.WET {
+		// The WET file first: a crash before its WARC file starts leaves an
+		// orphan, which the next OpenWARC removes.
+		var err error
+		wn := WETName(name)
+		if wet, wetSize, err = w.startFile(wn, w.wetInfo(wn, name, now)); err != nil {
+			return err
+		}
+	}
 	f, size, err := w.startFile(name, w.warcinfo(name, now))
 	if err != nil {
+		if wet != nil {
+			wet.Close()
+			os.Remove(filepath.Join(w.opts.Dir, WETName(name)))
+		}
 		return err
 	}
 	w.f, w.name, w.size, w.records = f, name, size, 0
+	w.wet, w.wetSize = wet, wetSize
 	w.stats.Files++
 	w.stats.Bytes += size
 	if w.onRotate != nil {
@@ -830,17 +916,23 @@ func (w *WARCWriter) closeFile() error {
 	if w.f == nil {
 		return nil
 	}
+	sp := w.syncPointLocked()
 	if !w.opts.NoSync {
-		if err := w.f.Sync(); err != nil {
+		if err := sp.f.Sync(); err != nil {
 			w.fl.fail(fmt.Errorf("storage: sync %s: %w", w.name, err))
 			return fmt.Errorf("storage: sync %s: %w", w.name, err)
 		}
 	}
 	err := w.f.Close()
+	if w.wet != nil {
+		if werr := w.wet.Close(); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	w.fl.advance(w.seq)
-	w.markDurable(w.name, w.size)
+	w.markDurable(sp)
 	w.cdx.finish(w.name, w.size) // an error is kept and returned by Close
-	w.f = nil
+	w.f, w.wet = nil, nil
 	if err != nil {
 		return fmt.Errorf("storage: close %s: %w", w.name, err)
 	}
