@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/politecrawl/crawl"
@@ -36,12 +37,23 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 
-	farm, err := crawltest.Start(crawltest.DemoSites()...)
+	sites := crawltest.DemoSites()
+	farm, err := crawltest.Start(sites...)
 	if err != nil {
 		return err
 	}
 	defer farm.Close()
 	fmt.Fprintf(m.Stdout, "demo: %d sites on loopback (%s): %v\n", len(farm.Hosts()), farm.Addr(), farm.Hosts())
+	var unreachable []string
+	for _, s := range sites {
+		if s.Robots != nil && (s.Robots.Status == 429 || s.Robots.Status >= 500) {
+			unreachable = append(unreachable, fmt.Sprintf("%s (%d)", s.Host, s.Robots.Status))
+		}
+	}
+	if len(unreachable) > 0 {
+		fmt.Fprintf(m.Stdout, "  on purpose, %s answer robots.txt with an error: RFC 9309 forbids\n"+
+			"  fetching such a host, so expect a warning for each and their URLs set aside.\n", strings.Join(unreachable, " and "))
+	}
 
 	cfg := crawl.DefaultConfig()
 	cfg.DataDir = *data
@@ -65,6 +77,11 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	for _, v := range report.Violations {
 		fmt.Fprintf(m.Stdout, "  %s\n", v)
 	}
+	fmt.Fprintf(m.Stdout, "  (the farm's own log of every request, checked: smallest gap/allowed is the shortest time\n"+
+		"  between two requests to one host over the least the host allows, never below 1 for a\n"+
+		"  polite crawler; politeness efficiency is the least time a crawler keeping every host at\n"+
+		"  exactly its pace would take over the time this crawl took, 1 at best: the robots.txt\n"+
+		"  retries of the hosts above keep it low here)\n")
 	abs, _ := filepath.Abs(*data)
 	fmt.Fprintf(m.Stdout, "\nresults in %s:\n", abs)
 	for _, f := range []struct{ name, what string }{
@@ -76,7 +93,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	} {
 		fmt.Fprintf(m.Stdout, "  %s  (%s)\n", filepath.Join(abs, f.name), f.what)
 	}
-	fmt.Fprintf(m.Stdout, "open it in ReplayWeb.page: crawl wacz -data %s -o demo.wacz\n", *data)
+	fmt.Fprintf(m.Stdout, "open it in ReplayWeb.page: %s wacz -data %s -o demo.wacz\n", selfCommand(), *data)
 	return report.Err()
 }
 
@@ -95,4 +112,15 @@ func prepareDemoDir(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, demoMarker), []byte("made by crawl demo\n"), 0o644)
+}
+
+// selfCommand is how the user ran this command, to repeat in advice: "crawl", or
+// "go run ./cmd/crawl" when go run built it into a temporary directory (where no crawl
+// binary is left behind).
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err == nil && strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ./cmd/crawl"
+	}
+	return "crawl"
 }

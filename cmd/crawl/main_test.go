@@ -140,6 +140,15 @@ func TestDemoAndStatus(t *testing.T) {
 	if !strings.Contains(out, "coverage 100%") || !strings.Contains(out, "violations 0") {
 		t.Errorf("demo output:\n%s", out)
 	}
+	// A newcomer's first screen explains what would read as failures: the deliberate
+	// robots.txt errors, and the audit's two figures.
+	for _, want := range []string{"on purpose, down.test (503) and busy.test (429)", "smallest gap/allowed is the shortest time", "politeness efficiency is the least time",
+		// go test runs the command from go-build's temporary directory, as go run does.
+		"open it in ReplayWeb.page: go run ./cmd/crawl wacz -data"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
 	for _, name := range []string{"frontier.db", "pages.jsonl", "crawl.log"} {
 		if _, err := os.Stat(filepath.Join(data, name)); err != nil {
 			t.Errorf("demo left no %s: %v", name, err)
