@@ -64,6 +64,12 @@ type Config struct {
 	// stopped counts as the report of a dead process (see Finished). It should be several
 	// times the report interval. Zero means DefaultStaleAfter.
 	StaleAfter time.Duration
+	// Lease is how long after its last report that the server stored this process may
+	// go on fetching its shards' hosts without reaching NATS again (see AwaitLease): the
+	// fencing of shard ownership. It must be under StaleAfter, after which another
+	// process may take the shards over; the difference covers the machines' clocks
+	// disagreeing and a request that was about to be sent. Zero means StaleAfter/2.
+	Lease time.Duration
 	// Log receives what the node skips or retries (damaged messages, publish retries).
 	// Nil means slog.Default().
 	Log *slog.Logger
@@ -94,6 +100,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.StaleAfter == 0 {
 		c.StaleAfter = DefaultStaleAfter
+	}
+	if c.Lease == 0 {
+		c.Lease = c.StaleAfter / 2
 	}
 	if c.Log == nil {
 		c.Log = slog.Default()
@@ -130,6 +139,9 @@ func (c *Config) validate() error {
 	}
 	if c.StaleAfter < 0 {
 		return fmt.Errorf("cluster: stale-after %v is negative", c.StaleAfter)
+	}
+	if c.Lease <= 0 || c.Lease >= c.StaleAfter {
+		return fmt.Errorf("cluster: lease %v is not between 0 and stale-after (%v)", c.Lease, c.StaleAfter)
 	}
 	if c.Token != "" && (c.User != "" || c.CredsFile != "") {
 		return errors.New("cluster: token given with user or creds file: use one way to authenticate")

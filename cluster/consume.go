@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,7 +58,8 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 		return errors.New("cluster: consume already running")
 	}
 	defer n.consuming.Store(false)
-	if len(n.own) == 0 {
+	own := n.Own()
+	if len(own) == 0 {
 		<-ctx.Done()
 		return ctx.Err()
 	}
@@ -73,8 +75,8 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 		case <-run.Done():
 		}
 	})
-	batch := max(1, min(fetchBatch, fetchTotal/len(n.own)))
-	for _, s := range n.own {
+	batch := max(1, min(fetchBatch, fetchTotal/len(own)))
+	for _, s := range own {
 		wg.Go(func() { n.fetch(run, cancel, s, batch, in) })
 	}
 	n.intakeLoop(run, intake, in)
@@ -94,11 +96,12 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 	}
 }
 
-// fetch pulls shard's messages into in until ctx ends, or calls fail with a fatal error.
+// fetch pulls shard's messages into in until ctx ends, or another process took the
+// shard over, or calls fail with a fatal error.
 func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard, size int, in chan<- *inMsg) {
 	cons := n.consumers[shard]
 	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
+	for ctx.Err() == nil && n.ownsShard(shard) {
 		fctx, cancel := context.WithTimeout(ctx, fetchWait)
 		batch, err := cons.Fetch(size, jetstream.FetchContext(fctx))
 		if err == nil {
@@ -183,6 +186,19 @@ func (n *Node) gather(batch []*inMsg, m *inMsg, links int) ([]*inMsg, int) {
 // take hands batch's links to intake and acknowledges the messages after it returned
 // nil, or asks for their redelivery.
 func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total int) {
+	// A shard another process took over: its batches go back to the stream at once,
+	// for the new owner (which pulls from the same consumer).
+	batch = slices.DeleteFunc(batch, func(m *inMsg) bool {
+		if n.ownsShard(m.shard) {
+			return false
+		}
+		_ = m.msg.Nak()
+		total -= len(m.links)
+		return true
+	})
+	if len(batch) == 0 {
+		return
+	}
 	links := make([]Link, 0, total)
 	for _, m := range batch {
 		links = append(links, m.links...)

@@ -24,6 +24,16 @@
 //     its two-minute duplicate window, so a retried publish does not duplicate.
 //   - Damaged messages (not a batch of this format, or failing its CRC-32C) are
 //     terminated, counted (Stats.Damaged) and logged; they never block a shard.
+//   - Fencing of shard ownership. A process may fetch its shards' hosts only while it
+//     holds its lease (AwaitLease): Config.Lease (half of StaleAfter by default) from
+//     the sending of its last report that the server stored. Another process may take
+//     a shard over only once the owner's report is older than StaleAfter, and only by
+//     rewriting that report over the revision it read; the owner writes its reports
+//     over its own last revision, so its next one fails and it learns there which
+//     shards it lost (logged as an error), stops taking in their links and answers
+//     ErrShardLost for their URLs, which the engine then hands to the new owner. A
+//     process cut off from NATS thus stops fetching within the lease, before anyone may
+//     take its shards, and two processes never fetch one host at the same time.
 //   - The end of the crawl (Finished) is agreed through the state bucket: every shard is
 //     owned by an idle process (a running one whose report is fresh, or one that stopped
 //     idle), every shard's queue is drained, every owner reported after taking in what
@@ -45,21 +55,26 @@
 //     batches are published to "S.shard.<n>" and consumed by the durable pull consumer
 //     "shard-<n>" (explicit acknowledgement, at most 64 unacknowledged batches).
 //   - Key-value bucket "S_state" (history 1): key "shards" holds the shard count in
-//     decimal; key "node.<name>" holds each process's State as JSON.
+//     decimal; key "node.<name>" holds each process's State as JSON, written over its
+//     previous revision (a compare-and-set) by its process, or by one taking it over.
 //
 // Everything used exists in NATS Server 2.9 (one filter subject per consumer, key-value
 // buckets), so the Debian package works as the server.
 //
 // # Caveats
 //
-// Join refuses shards that another running process reports owning, but it cannot tell
-// two processes of the same name apart: that name is the process's identity, so give
-// each process its own (the default, host name and shards, is). Shards are fixed for
-// the life of a crawl; moving a shard to another process means stopping its owner
-// (which then reports stopped) and starting the new one with the shard, whose frontier
-// starts empty for that shard: URLs the old owner had queued stay in its data directory.
+// Join refuses shards that another running process reports owning, and takes over those
+// of a process whose report is stale or that stopped. A process's name is its identity:
+// a process started with the name of a running one replaces it (the earlier run finds
+// that at its next report, and the new one starts fetching only once the earlier run's
+// lease has lapsed), so give each process its own (the default, host name and shards,
+// is). Shards are fixed for the life of a crawl; moving a shard to another process means
+// stopping its owner (which then reports stopped) and starting the new one with the
+// shard, whose frontier starts empty for that shard: URLs the old owner had queued stay
+// in its data directory (a taken-over owner that still runs hands them on). Two
+// processes that join at the same moment for the same unowned shard may both get it.
 // Reports carry their writer's clock: the machines' clocks must agree to well within
-// Config.StaleAfter (NTP does).
+// StaleAfter - Lease (NTP does).
 //
 // # Message format
 //

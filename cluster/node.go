@@ -2,8 +2,10 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -41,8 +43,7 @@ type Node struct {
 	cfg    Config
 	shards int // the crawl's shard count
 	cache  *shardCache
-	own    []int // sorted
-	owned  []bool
+	run    string // this run's random ID, written in every report (State.Run)
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
@@ -58,7 +59,21 @@ type Node struct {
 
 	reportMu sync.Mutex // held by Report from its snapshot to its write, so writes keep their order
 
-	mu              sync.Mutex
+	mu sync.Mutex
+	// own is the shards this process owns, sorted, and owned the same as a set; a
+	// shard another process took over leaves both (lost records it).
+	own   []int
+	owned []bool
+	lost  map[int]string // shard → the process that took it over from this one
+	// rev is the revision of this process's last write of its report (0: none); the
+	// report is written only over it, so a takeover in between is seen (fencing).
+	rev      uint64
+	replaced bool // a later run of the same name wrote the report: never write it again
+	// The lease: this process may fetch its shards' hosts from leaseFrom to leaseUntil
+	// (monotonic readings); leaseMoved is closed and replaced when either changes.
+	leaseFrom, leaseUntil time.Time
+	leaseMoved            chan struct{}
+
 	acked           map[int]uint64 // per owned shard: highest stream sequence taken in
 	intakes         uint64         // intakes that returned nil (or batches terminated)
 	reportedIntakes uint64         // intakes as of the last Report
@@ -80,7 +95,8 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, nc: nc, consumers: make(map[int]jetstream.Consumer), acked: make(map[int]uint64),
-		done: make(chan struct{}), pubs: make(chan *pubReq)}
+		done: make(chan struct{}), pubs: make(chan *pubReq), run: rand.Text(), lost: make(map[int]string),
+		leaseMoved: make(chan struct{})}
 	if err := n.join(ctx); err != nil {
 		nc.Close()
 		return nil, err
@@ -122,7 +138,7 @@ func (n *Node) join(ctx context.Context) error {
 			n.own = append(n.own, s)
 		}
 	}
-	if err := n.checkClaims(ctx); err != nil {
+	if err := n.claim(ctx); err != nil {
 		return err
 	}
 	for _, s := range n.own {
@@ -144,7 +160,15 @@ func (n *Node) join(ctx context.Context) error {
 		// run of this shard's owner (see Finished).
 		n.acked[s] = c.CachedInfo().AckFloor.Consumer
 	}
-	return n.Report(ctx, State{})
+	// Over the previous run's report only: a process of the same name that joined
+	// meanwhile makes this fail.
+	if err := n.writeReport(ctx, State{}); err != nil {
+		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return fmt.Errorf("cluster: another process named %s joined at the same time: %w", n.cfg.Name, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // ensureStream opens the crawl's stream, creating it if it does not exist.
@@ -240,36 +264,19 @@ func shardCount(ctx context.Context, kv jetstream.KeyValue) (int, error) {
 	return have, nil
 }
 
-// checkClaims refuses to join if another running process owns one of n's shards: two
-// owners of a shard would both fetch its hosts.
-func (n *Node) checkClaims(ctx context.Context) error {
-	states, err := readStates(ctx, n.kv)
-	if err != nil {
-		return err
-	}
-	for _, s := range states {
-		if s.Name == n.cfg.Name || !s.live(n.cfg.StaleAfter) {
-			continue
-		}
-		for _, sh := range s.Shards {
-			if sh >= 0 && sh < n.shards && n.owned[sh] {
-				return fmt.Errorf("cluster: shard %d is owned by running process %s (last report %s ago)",
-					sh, s.Name, time.Since(s.Updated).Round(time.Second))
-			}
-		}
-	}
-	return nil
-}
-
 // Name returns the process's name in the crawl (Config.Name or its default).
 func (n *Node) Name() string { return n.cfg.Name }
 
 // Shards returns the crawl's shard count.
 func (n *Node) Shards() int { return n.shards }
 
-// Own returns the shards this process owns, in increasing order. The caller must not
-// modify the slice.
-func (n *Node) Own() []int { return n.own }
+// Own returns the shards this process owns, in increasing order: those it joined
+// with, less those another process took over (see AwaitLease).
+func (n *Node) Own() []int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.own)
+}
 
 // Owns reports whether this process owns rawURL's shard, and that shard. The error is
 // ShardOf's.
@@ -278,7 +285,14 @@ func (n *Node) Owns(rawURL string) (bool, int, error) {
 	if err != nil {
 		return false, 0, err
 	}
-	return n.owned[s], s, nil
+	return n.ownsShard(s), s, nil
+}
+
+// ownsShard reports whether this process owns shard s (in range).
+func (n *Node) ownsShard(s int) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.owned[s]
 }
 
 // Stats counts what a Node has done since Join.

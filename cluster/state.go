@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,14 @@ type State struct {
 	// Stopped says the process has exited (Ctrl-C, or the end of the crawl). A stopped
 	// process's shards wait for it to be started again, unless it stopped idle.
 	Stopped bool `json:"stopped"`
+	// Run identifies the run of the process that wrote the report, drawn at random by
+	// Join (set by Report): a report of the same name with another Run was written by a
+	// later run, which has replaced this one.
+	Run string `json:"run,omitempty"`
+	// TakenOver lists, per shard, the process that took the shard over from this one
+	// after this one's reports had gone stale (written by that process's Join, and kept
+	// by Report). This process no longer owns those shards.
+	TakenOver map[int]string `json:"taken_over,omitempty"`
 }
 
 // live reports whether s is the report of a running process: not stopped, and younger
@@ -51,34 +60,81 @@ func (s *State) live(staleAfter time.Duration) bool {
 }
 
 // Report writes s as this process's state. It sets Name, Shards, Published, Consumed,
-// Acked and Updated, and clears Idle if links were taken in since the previous Report.
-// Call it every few seconds and on change, with s made just before the call: Finished
-// relies on it. Simultaneous calls are written in the order they took their snapshot.
+// Acked, Run, TakenOver and Updated, and clears Idle if links were taken in since the
+// previous Report. Call it every few seconds and on change, with s made just before the
+// call: Finished relies on it, and so does the lease (see AwaitLease), which each
+// report that the server stores renews. Simultaneous calls are written in the order
+// they took their snapshot.
+//
+// The report is written only over this process's previous one (the revision is the
+// fencing token): if another process took shards over in between, Report finds it,
+// gives those shards up and logs it, and the report it then writes no longer claims
+// them.
 func (n *Node) Report(ctx context.Context, s State) error {
 	n.reportMu.Lock()
 	defer n.reportMu.Unlock()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, reportTimeout)
+		defer cancel()
+	}
+	for range 3 {
+		n.mu.Lock()
+		replaced := n.replaced
+		n.mu.Unlock()
+		if replaced {
+			return ErrReplaced
+		}
+		err := n.writeReport(ctx, s)
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return err
+		}
+		if err := n.reconcile(ctx); err != nil {
+			return err
+		}
+	}
+	return errors.New("cluster: report: the report keeps changing under this process")
+}
+
+// writeReport makes and writes one report over revision n.rev and renews the lease if
+// the server stored it.
+func (n *Node) writeReport(ctx context.Context, s State) error {
+	sent := time.Now() // before Updated: the lease never outlasts what others read
 	n.mu.Lock()
 	s.Name = n.cfg.Name
-	s.Shards = n.own
+	s.Shards = slices.Clone(n.own)
+	s.Run = n.run
+	if len(n.lost) > 0 {
+		s.TakenOver = maps.Clone(n.lost)
+	}
 	s.Published = n.published.Load()
 	s.Consumed = n.consumed.Load()
 	if n.intakes != n.reportedIntakes {
 		s.Idle = false
-		n.reportedIntakes = n.intakes
 	}
+	intakes := n.intakes
 	s.Acked = make(map[int]uint64, len(n.acked))
 	for k, v := range n.acked {
-		s.Acked[k] = v
+		if n.owned[k] {
+			s.Acked[k] = v
+		}
 	}
+	rev := n.rev
 	n.mu.Unlock()
 	s.Updated = time.Now().UTC()
 	data, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("cluster: report: %w", err)
 	}
-	if _, err := n.kv.Put(ctx, keyNodePrefix+n.cfg.Name, data); err != nil {
+	rev, err = n.kv.Update(ctx, keyNodePrefix+n.cfg.Name, data, rev)
+	if err != nil {
 		return fmt.Errorf("cluster: report: %w", err)
 	}
+	n.mu.Lock()
+	n.rev = rev
+	n.reportedIntakes = intakes
+	n.renew(sent)
+	n.mu.Unlock()
 	return nil
 }
 

@@ -124,7 +124,8 @@ func TestFinishedNeedsEveryShard(t *testing.T) {
 		t.Fatal("finished with shards 2 and 3 unowned")
 	}
 	cfg := testConfig(s, "b", 4, 2, 3)
-	cfg.StaleAfter = time.Nanosecond // every report of a running process is stale to b
+	cfg.StaleAfter = 2 * time.Nanosecond // every report of a running process is stale to b
+	cfg.Lease = time.Nanosecond
 	b := join(t, cfg)
 	report(t, b, State{Idle: true})
 	if finishedTwice(t, b) {
