@@ -64,7 +64,7 @@ func TestCDXJLine(t *testing.T) {
 	w := openTest(t, WARCOptions{Dir: dir, NoSync: true})
 	body := []byte("<!doctype html><title>T</title>")
 	ex := exchange("http://www.Example.com/A/?b=2&a=1", body, "")
-	ex.ResponseHeader = []byte("HTTP/1.1 404 Not Found\r\nContent-Type: Text/HTML ; charset=utf-8\r\n\r\n")
+	ex.ResponseHeader = []byte("HTTP/1.1 404 Not Found\r\nContent-Type: Application/Octet-Stream ; x=1\r\n\r\n")
 	loc, err := w.WriteExchange(context.Background(), ex)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestCDXJLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readLines(t, filepath.Join(dir, loc.File+IndexSuffix))
-	want := fmt.Sprintf(`com,example)/a?a=1&b=2 20261122010203 {"url":"http://www.Example.com/A/?b=2&a=1","mime":"Text/HTML","mime-detected":"text/html","status":"404","digest":%q,"length":"%d","offset":"%d","filename":%q}`+"\n",
+	want := fmt.Sprintf(`com,example)/a?a=1&b=2 20261122010203 {"url":"http://www.Example.com/A/?b=2&a=1","mime":"Application/Octet-Stream","mime-detected":"text/html","status":"404","digest":%q,"length":"%d","offset":"%d","filename":%q}`+"\n",
 		strings.TrimPrefix(sha1B32(body), "sha1:"), loc.Length, loc.Offset, loc.File)
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("index:\n\tgot  %q\n\twant %q", got, want)

@@ -93,9 +93,15 @@
 // holds. A page written but not acknowledged when the process died may keep its
 // response without its text; it is fetched again.
 //
-// Response records carry WARC-Identified-Payload-Type: the media type sniffed
-// from the payload (content coding undone), as Common Crawl writes it for
-// corpus pipelines, since servers' Content-Type is noisy.
+// Response records carry WARC-Identified-Payload-Type only where it refines
+// the type the server declared: the media type sniffed from the payload
+// (content coding undone) when the response declares no type or a generic one
+// (application/octet-stream), and application/json for JSON served as
+// text/plain. A specific declared type is never contradicted, since replay
+// tools serve the record with its identified type (ReplayWeb.page does): an
+// XHTML page served as text/html sniffs as text/xml, a stylesheet as
+// text/plain, and either would stop rendering. A generic sniff (text/plain,
+// application/octet-stream) is never written.
 //
 // # Caveats
 //

@@ -81,7 +81,7 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	farm, err := crawltest.Start(append(crawltest.DemoSites(), keySite)...)
+	farm, err := crawltest.Start(append(crawltest.DemoSites(), keySite, typesSite)...)
 	if err != nil {
 		return "", err
 	}
@@ -336,6 +336,40 @@ func replayer(t *testing.T, wacz string) (string, *browser) {
 func replay(t *testing.T, b *browser, base, target, ts, title, link, shot string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	f := openReplay(ctx, t, b, base, target, ts, shot)
+	got, err := readDOM(ctx, b, f.session, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != title {
+		t.Errorf("replayed title %q, want %q", got.Title, title)
+	}
+	found := false
+	for _, h := range got.Links {
+		if strings.HasSuffix(h, link) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("replayed page has no link to …%s; links %q", link, got.Links)
+	}
+	t.Logf("replayed %s: title %q, %d links, e.g. %q", target, got.Title, len(got.Links), first(got.Links))
+	return f.url
+}
+
+// replayedFrame is the frame of a page replayed by ReplayWeb.page in a tab.
+type replayedFrame struct {
+	session string // the tab's DevTools session
+	id      string // the frame's ID
+	url     string // the frame's URL: …/w/<collection>/<timestamp>mp_/<target>
+}
+
+// openReplay opens target in ReplayWeb.page at base in a new tab of b, at the
+// capture closest to the 14-digit timestamp ts (the latest when ts is empty),
+// and waits until the replayed frame has loaded (its document complete, with
+// a title). It keeps a screenshot of the tab at shot.
+func openReplay(ctx context.Context, t *testing.T, b *browser, base, target, ts, shot string) replayedFrame {
+	t.Helper()
 	var created struct{ TargetID string }
 	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &created); err != nil {
 		t.Fatal(err)
@@ -375,13 +409,13 @@ func replay(t *testing.T, b *browser, base, target, ts, title, link, shot string
 	// the app's frames. Poll the frame tree until it is there and loaded.
 	var got replayedDOM
 	var frames []string
-	var frameURL string
 	for {
 		var tree struct{ FrameTree frameTree }
 		if err := b.call(ctx, s, "Page.getFrameTree", nil, &tree); err != nil {
 			t.Fatal(err)
 		}
 		frames = frames[:0]
+		var frameURL string
 		id := tree.FrameTree.find(func(u string) bool {
 			frames = append(frames, u)
 			if strings.Contains(u, "mp_/"+target) {
@@ -394,7 +428,8 @@ func replay(t *testing.T, b *browser, base, target, ts, title, link, shot string
 			var err error
 			got, err = readDOM(ctx, b, s, id)
 			if err == nil && got.Ready == "complete" && got.Title != "" {
-				break
+				screenshot()
+				return replayedFrame{session: s, id: id, url: frameURL}
 			}
 		}
 		select {
@@ -404,21 +439,6 @@ func replay(t *testing.T, b *browser, base, target, ts, title, link, shot string
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
-	screenshot()
-	if got.Title != title {
-		t.Errorf("replayed title %q, want %q", got.Title, title)
-	}
-	found := false
-	for _, h := range got.Links {
-		if strings.HasSuffix(h, link) {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("replayed page has no link to …%s; links %q", link, got.Links)
-	}
-	t.Logf("replayed %s: title %q, %d links, e.g. %q", target, got.Title, len(got.Links), first(got.Links))
-	return frameURL
 }
 
 type frameTree struct {
@@ -447,23 +467,29 @@ type replayedDOM struct {
 	Links []string `json:"links"`
 }
 
-// readDOM reads the title and the link targets of a frame, from an isolated
-// world, so the replay system's scripts in the page do not answer for it.
+// readDOM reads the title and the link targets of a frame (see evaluate).
 func readDOM(ctx context.Context, b *browser, session, frameID string) (replayedDOM, error) {
+	var d replayedDOM
+	err := evaluate(ctx, b, session, frameID, `({ready: document.readyState, title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href)})`, &d)
+	return d, err
+}
+
+// evaluate evaluates the JavaScript expression expr in a frame and decodes
+// its value, passed through JSON.stringify, into v. It runs in an isolated
+// world, so the replay system's scripts in the page do not answer for it; the
+// world shares the frame's DOM.
+func evaluate(ctx context.Context, b *browser, session, frameID, expr string, v any) error {
 	var world struct{ ExecutionContextID int }
 	if err := b.call(ctx, session, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": "politecrawl-check"}, &world); err != nil {
-		return replayedDOM{}, err
+		return err
 	}
 	var res struct {
 		Result struct{ Value string }
 	}
-	expr := `JSON.stringify({ready: document.readyState, title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href)})`
-	if err := b.call(ctx, session, "Runtime.evaluate", map[string]any{"expression": expr, "contextId": world.ExecutionContextID, "returnByValue": true}, &res); err != nil {
-		return replayedDOM{}, err
+	if err := b.call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "JSON.stringify(" + expr + ")", "contextId": world.ExecutionContextID, "returnByValue": true}, &res); err != nil {
+		return err
 	}
-	var d replayedDOM
-	err := json.Unmarshal([]byte(res.Result.Value), &d)
-	return d, err
+	return json.Unmarshal([]byte(res.Result.Value), v)
 }
 
 func first(s []string) string {
