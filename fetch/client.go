@@ -24,6 +24,7 @@ type Client struct {
 	opts       Options
 	warnings   []string
 	transport  *http.Transport
+	dialer     *dialer
 	timeoutErr error // cause of the whole-request deadline
 }
 
@@ -43,12 +44,18 @@ func New(opts Options) (*Client, error) {
 		tlsTimeout: o.TLSTimeout,
 	}
 	if !o.AllowPrivate {
-		d.net.Control = controlPublic
+		d.allow = PublicAddr
+		d.net.Control = d.control
+	}
+	if o.Proxy != "" {
+		if d.proxy, err = parseProxy(o.Proxy, o.NoProxy, o.DialTimeout, o.TLSConfig); err != nil {
+			return nil, err
+		}
 	}
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)
 	t := &http.Transport{
-		Proxy:                  nil, // a proxy would connect for us and bypass the address policy
+		Proxy:                  nil, // the dialer tunnels through Options.Proxy itself, to checked addresses
 		DialContext:            d.dial,
 		DialTLSContext:         d.dialTLS,
 		Protocols:              protocols,
@@ -64,6 +71,7 @@ func New(opts Options) (*Client, error) {
 	}
 	return &Client{
 		opts:       o,
+		dialer:     d,
 		warnings:   warnings,
 		transport:  t,
 		timeoutErr: fmt.Errorf("fetch: whole-request timeout of %v: %w", o.Timeout, context.DeadlineExceeded),
@@ -261,8 +269,8 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 		if !reused {
 			resp.Timings.DNS, resp.Timings.Connect, resp.Timings.TLS = cc.dns, cc.connect, cc.tls
 		}
-		if ta, ok := cc.RemoteAddr().(*net.TCPAddr); ok {
-			resp.RemoteIP = ta.IP.String()
+		if cc.remote.IsValid() {
+			resp.RemoteIP = cc.remote.String()
 		}
 		resp.RawRequest = rec.request()
 		resp.RawHeader = rec.header()

@@ -5,11 +5,14 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"net/http/httptrace"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -35,6 +38,7 @@ type conn struct {
 
 	// Set by the dialer before the conn is handed to the transport; read-only after.
 	dns, connect, tls time.Duration
+	remote            netip.Addr // the origin's address; RemoteAddr is the proxy's through a proxy
 }
 
 func (c *conn) Read(p []byte) (int, error) {
@@ -180,6 +184,22 @@ type dialer struct {
 	resolve    map[string]string // lower-case "host:port" -> "ip:port"
 	tlsConfig  *tls.Config
 	tlsTimeout time.Duration
+	allow      func(netip.Addr) bool // the address guard; nil allows every address
+	proxy      *proxy                // nil: every connection is direct
+}
+
+// control is a net.Dialer.Control function: it runs after the name is
+// resolved and before connect(2), on the very address being dialed, so neither a
+// resolve override nor DNS rebinding can reach a refused address.
+func (d *dialer) control(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%s %q: %w", network, address, ErrForbiddenAddress)
+	}
+	if !d.allow(ap.Addr()) {
+		return fmt.Errorf("%s: %w", ap.Addr(), ErrForbiddenAddress)
+	}
+	return nil
 }
 
 // dialError carries the phase a dial failed in through the transport.
@@ -196,6 +216,11 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 }
 
 func (d *dialer) dialTCP(ctx context.Context, network, addr string) (*conn, error) {
+	if d.proxy != nil {
+		if host, _, err := net.SplitHostPort(addr); err == nil && !d.proxy.bypass(host) {
+			return d.dialProxy(ctx, addr)
+		}
+	}
 	target := addr
 	if to, ok := d.resolve[strings.ToLower(addr)]; ok {
 		target = to
@@ -220,6 +245,9 @@ func (d *dialer) dialTCP(ctx context.Context, network, addr string) (*conn, erro
 		return nil, &dialError{phase, err}
 	}
 	c := &conn{Conn: nc}
+	if ta, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		c.remote = ta.AddrPort().Addr().Unmap()
+	}
 	total := time.Since(start)
 	if !dnsDone.IsZero() && !dnsStart.IsZero() {
 		c.dns = dnsDone.Sub(dnsStart)

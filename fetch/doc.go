@@ -27,5 +27,7 @@
 //
 // The network policy is checked on the address actually dialed (net.Dialer
 // Control), so neither DNS rebinding nor Options.Resolve can reach a refused
-// address; environment proxies are ignored for the same reason.
+// address. Through Options.Proxy the client resolves and checks the address
+// itself and asks the proxy for that IP address, never for a name (see
+// proxy.go); environment proxies are never read.
 package fetch

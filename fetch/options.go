@@ -82,6 +82,23 @@ type Options struct {
 	// to the addresses it returns.
 	Resolver *net.Resolver
 
+	// Proxy, if not empty, is the proxy every connection goes through:
+	// "http://host:port" or "https://host:port" (a CONNECT tunnel; https speaks
+	// TLS to the proxy, trusting what TLSConfig trusts) or "socks5://host:port",
+	// each with optional "user:password@" (Basic for http and https, RFC 1929 for
+	// SOCKS5). The client resolves the target's name itself, refuses the
+	// addresses the network policy refuses, and asks the proxy for a tunnel to the
+	// allowed IP address, never for a name, so a proxy cannot reach a refused
+	// address. A proxy that fails is an *Error of PhaseProxy naming it (password
+	// redacted); there is no fallback to a direct connection. Empty means direct
+	// connections; the environment's HTTP_PROXY and the like are never read.
+	Proxy string
+	// NoProxy lists the hosts reached directly when Proxy is set: "*", a host
+	// name (it and the names under it, "example.org" or ".example.org"), "=name"
+	// (that name alone), an IP address or a CIDR prefix (matched against IP
+	// addresses written as the URL's host).
+	NoProxy []string
+
 	// MaxConnsPerHost caps connections (active and idle) per scheme+host+port;
 	// zero means 2.
 	MaxConnsPerHost int

@@ -1,10 +1,6 @@
 package fetch
 
-import (
-	"fmt"
-	"net/netip"
-	"syscall"
-)
+import "net/netip"
 
 // nonPublic lists the prefixes, beyond what netip.Addr's predicates cover, that a
 // crawler must not reach by default: shared, reserved, documentation, benchmarking
@@ -51,18 +47,4 @@ func PublicAddr(addr netip.Addr) bool {
 		}
 	}
 	return true
-}
-
-// controlPublic is a net.Dialer.Control function: it runs after the name is
-// resolved and before connect(2), on the very address being dialed, so neither a
-// resolve override nor DNS rebinding can reach a refused address.
-func controlPublic(network, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("%s %q: %w", network, address, ErrForbiddenAddress)
-	}
-	if !PublicAddr(ap.Addr()) {
-		return fmt.Errorf("%s: %w", ap.Addr(), ErrForbiddenAddress)
-	}
-	return nil
 }
