@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
+	"crypto/rand"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
@@ -425,23 +426,18 @@ func htmlType(ct string) bool {
 
 // PackWACZFile writes the WACZ package of PackWACZ to the file at path,
 // through a temporary file in the same directory renamed into place once
-// whole and synced, so path never holds a partial package.
+// whole and synced, so path never holds a partial package. The file's mode is
+// that of the crawl's other files: 0644 less the umask.
 func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	f, err := createTemp(path)
 	if err != nil {
 		return WACZStats{}, fmt.Errorf("storage: wacz: %w", err)
 	}
 	tmp := f.Name()
-	// CreateTemp makes the file readable by its owner only; a package is meant to be
-	// shared, as the WARC files are.
-	err = f.Chmod(0o644)
-	var st WACZStats
+	bw := bufio.NewWriterSize(f, 1<<20)
+	st, err := PackWACZ(bw, warcDir, pagesPath, opts)
 	if err == nil {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		st, err = PackWACZ(bw, warcDir, pagesPath, opts)
-		if err == nil {
-			err = bw.Flush()
-		}
+		err = bw.Flush()
 	}
 	if err == nil {
 		err = f.Sync()
@@ -460,6 +456,18 @@ func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats,
 		return st, err
 	}
 	return st, nil
+}
+
+// createTemp creates a new file beside path, named path.<random>.tmp, with the mode
+// of every file of a crawl: 0644 less the umask (os.CreateTemp would make it 0600
+// whatever the umask).
+func createTemp(path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path+"."+rand.Text()[:10]+".tmp", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
 }
 
 // notModifiedStatus is the status field of a server-not-modified revisit's
