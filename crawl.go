@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
@@ -54,7 +55,7 @@ type Crawler struct {
 	// Now is the clock; nil means time.Now. Tests may replace it.
 	Now func() time.Time
 
-	cfg    Config
+	cfg    config.Config
 	agent  string // product token matched against robots.txt groups
 	urls   extract.URLRules
 	scope  *extract.Scope
@@ -99,8 +100,8 @@ type Crawler struct {
 }
 
 // New checks cfg and builds a Crawler. It opens no file and starts nothing: Run does.
-// A bad value is reported as a *ConfigError.
-func New(cfg Config) (*Crawler, error) {
+// A bad value is reported as a *config.Error.
+func New(cfg config.Config) (*Crawler, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -120,7 +121,7 @@ func New(cfg Config) (*Crawler, error) {
 	for i, s := range cfg.Seeds {
 		u, err := c.urls.Canonical(s)
 		if err != nil {
-			return nil, &ConfigError{Field: fmt.Sprintf("seeds[%d]", i), Value: s, Err: err}
+			return nil, &config.Error{Field: fmt.Sprintf("seeds[%d]", i), Value: s, Err: err}
 		}
 		canonSeeds = append(canonSeeds, u)
 	}
@@ -129,7 +130,7 @@ func New(cfg Config) (*Crawler, error) {
 	for i, p := range cfg.Scope.Prefixes {
 		u, err := c.urls.Canonical(p)
 		if err != nil {
-			return nil, &ConfigError{Field: fmt.Sprintf("scope.prefixes[%d]", i), Value: p, Err: err}
+			return nil, &config.Error{Field: fmt.Sprintf("scope.prefixes[%d]", i), Value: p, Err: err}
 		}
 		prefixes = append(prefixes, u)
 	}
@@ -147,12 +148,12 @@ func New(cfg Config) (*Crawler, error) {
 		CalendarTrap:        cfg.Scope.CalendarTrap,
 	})
 	if err != nil {
-		return nil, &ConfigError{Field: "scope", Err: err}
+		return nil, &config.Error{Field: "scope", Err: err}
 	}
 	c.scope = scope
-	tlsConfig, err := tlsConfig(cfg.Fetch)
+	tlsConfig, err := cfg.Fetch.TLS()
 	if err != nil {
-		return nil, &ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
+		return nil, err
 	}
 	c.client, err = fetch.New(fetch.Options{
 		UserAgent:      cfg.UserAgent,
@@ -169,7 +170,7 @@ func New(cfg Config) (*Crawler, error) {
 		TLSConfig:      tlsConfig,
 	})
 	if err != nil {
-		return nil, &ConfigError{Field: "user_agent", Value: cfg.UserAgent, Err: err}
+		return nil, &config.Error{Field: "user_agent", Value: cfg.UserAgent, Err: err}
 	}
 	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
 	c.mem = newMemBudget(int64(cfg.Fetch.MaxBytesInFlight), func(n int64) int64 { return extract.HTMLMemory(n, htmlOpts) })
@@ -177,7 +178,7 @@ func New(cfg Config) (*Crawler, error) {
 }
 
 // Config returns the configuration the crawler runs with (seeds in canonical form).
-func (c *Crawler) Config() Config { return c.cfg }
+func (c *Crawler) Config() config.Config { return c.cfg }
 
 // Done is closed when Run has returned.
 func (c *Crawler) Done() <-chan struct{} { return c.finished }
@@ -408,7 +409,7 @@ func (c *Crawler) openFrontier() error {
 		LinkBatch:          c.cfg.Frontier.LinkBatch,
 		FoldLinks:          c.cfg.Frontier.FoldLinks,
 		LogBatch:           c.cfg.Frontier.LogBatch,
-		ResidentMap:        c.cfg.Frontier.residentMap(),
+		ResidentMap:        residentMap(c.cfg.Frontier),
 		SyncDone:           c.syncDones,
 		Now:                c.Now,
 	})
@@ -439,7 +440,7 @@ func (c *Crawler) open() error {
 	dir := c.cfg.DataDir
 	var err error
 	c.sched = politeness.New(politeness.Options{
-		MinDelay:       minDelay(c.cfg.Politeness.MinDelay.d()),
+		MinDelay:       minDelay(time.Duration(c.cfg.Politeness.MinDelay)),
 		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
 		Concurrency:    c.cfg.Politeness.PerHost,
 		AdaptiveFactor: adaptiveFactor(c.cfg.Politeness.AdaptiveFactor),
@@ -647,4 +648,13 @@ func minDelay(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// residentMap is frontier.resident_map as frontier.Options.ResidentMap takes it, where
+// the configuration's 0 (keep every page mapped) is negative.
+func residentMap(f config.Frontier) int64 {
+	if f.ResidentMap == 0 {
+		return -1
+	}
+	return int64(f.ResidentMap)
 }

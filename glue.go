@@ -18,8 +18,6 @@ import (
 
 type timeT = time.Time
 
-func (d Duration) d() time.Duration { return time.Duration(d) }
-
 // fmtErr says what the engine was doing when err, from another package, stopped it.
 // It adds no "crawl:": err names its own package, and the command names the program,
 // so that the chain reads "crawl: finishing URL: frontier: commit: ..." with each
@@ -235,7 +233,7 @@ const robotsMaxDefer = 5 * time.Minute
 // the same commit as the WARC record is not possible (two files), and the last known
 // Crawl-delay does not exist for a first fetch, hence this rule.
 func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
-	longest := (robotsMaxRedirects + 1) * (c.cfg.Fetch.Timeout.d() + robotsMaxDefer)
+	longest := (robotsMaxRedirects + 1) * (time.Duration(c.cfg.Fetch.Timeout) + robotsMaxDefer)
 	end := c.started
 	if e := at.Add(longest); e.Before(end) {
 		end = e

@@ -36,7 +36,7 @@ import (
 // and the lease is requeued at the next Open. The fetch itself and the writes after it
 // run under ctx, so a fetch in flight finishes.
 func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) error {
-	c.restoreSpacing(l.Host, c.cfg.Politeness.MinDelay.d())
+	c.restoreSpacing(l.Host, time.Duration(c.cfg.Politeness.MinDelay))
 	rob, err := c.robots.Get(leaseCtx, l.Host)
 	if err != nil {
 		if leaseCtx.Err() != nil {
@@ -104,7 +104,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	// restart) goes back to the frontier rather than holding this worker: the URL keeps
 	// its place at the head of the host's queue, and the worker takes another host.
 	if ready := c.sched.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
-		if ready.Sub(c.now()) > c.cfg.Politeness.MaxDelay.d() {
+		if ready.Sub(c.now()) > time.Duration(c.cfg.Politeness.MaxDelay) {
 			// Longer than a worker would ever wait: say so (it happens once per host,
 			// when its robots.txt asks for it; later leases come when it is ready).
 			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",

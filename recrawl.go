@@ -3,6 +3,7 @@ package crawl
 import (
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
@@ -90,7 +91,7 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 	}
 	now := c.now()
 	if l.Kind != kindPage || last == nil {
-		return now.Add(c.cfg.Recrawl.Interval.d()), nil
+		return now.Add(time.Duration(c.cfg.Recrawl.Interval)), nil
 	}
 	cur := fetchState{due: unixNano(l.Due), fetched: page.FetchedAt, status: page.Status, digest: page.PayloadDigest}
 	if page.Status >= 200 && page.Status < 300 && !page.Truncated {
@@ -104,7 +105,7 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 		}
 		changed := !loc.NotModified && (cur.status != base.status || cur.digest != base.digest)
 		page.Changed, page.PreviousFetch = &changed, base.fetched.UTC()
-		cur.interval = c.cfg.Recrawl.nextInterval(base.interval, changed, last.hint)
+		cur.interval = nextInterval(&c.cfg.Recrawl, base.interval, changed, last.hint)
 	default:
 		if prev := last.capture; prev != nil {
 			// Archived before schedule.db knew the page (by an older version): its
@@ -115,7 +116,7 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 				cur.status, cur.digest, cur.etag, cur.lastMod = 200, "", prev.ETag, prev.LastModified
 			}
 		}
-		cur.interval = c.cfg.Recrawl.firstInterval(last.hint, now)
+		cur.interval = firstInterval(&c.cfg.Recrawl, last.hint, now)
 	}
 	ps := &pageSchedule{cur: cur, prev: last.base, hasPrev: last.hasBase}
 	if err := c.schedule.put(l.URL, ps); err != nil {
@@ -134,14 +135,14 @@ func (c *Crawler) refetchUnfinished(o *frontier.Outcome) {
 	if c.cfg.Recrawl.Interval <= 0 || o.Kind == frontier.Finished || !o.Refetch.IsZero() {
 		return
 	}
-	o.Refetch = c.now().Add(c.cfg.Recrawl.Interval.d())
+	o.Refetch = c.now().Add(time.Duration(c.cfg.Recrawl.Interval))
 }
 
 // sitemapHint adds to hints (made when nil) what a sitemap says of how often the page
 // at canonical URL u changes, for the adaptive schedule; in other modes, or when the
 // sitemap says nothing, it returns hints as they are.
 func (c *Crawler) sitemapHint(hints map[string]sitemapHint, u string, su *extract.SitemapURL) map[string]sitemapHint {
-	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != RecrawlAdaptive || su.ChangeFreq == "" && su.LastMod.IsZero() {
+	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != config.RecrawlAdaptive || su.ChangeFreq == "" && su.LastMod.IsZero() {
 		return hints
 	}
 	if hints == nil {

@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
@@ -289,8 +290,8 @@ var changeFreqInterval = map[string]time.Duration{
 }
 
 // clamp keeps d within the adaptive bounds.
-func (r *RecrawlConfig) clamp(d time.Duration) time.Duration {
-	return min(max(d, r.MinInterval.d()), r.MaxInterval.d())
+func clampInterval(r *config.Recrawl, d time.Duration) time.Duration {
+	return min(max(d, time.Duration(r.MinInterval)), time.Duration(r.MaxInterval))
 }
 
 // firstInterval is the interval of a page after its first fetch at fetched: Interval,
@@ -299,37 +300,37 @@ func (r *RecrawlConfig) clamp(d time.Duration) time.Duration {
 // older than Interval says the page has been stable that long, and that long is its
 // first interval (Nutch's adaptive schedule syncs the same way with a page's age).
 // Always within the bounds.
-func (r *RecrawlConfig) firstInterval(hint sitemapHint, fetched time.Time) time.Duration {
-	if r.Mode != RecrawlAdaptive {
-		return r.Interval.d()
+func firstInterval(r *config.Recrawl, hint sitemapHint, fetched time.Time) time.Duration {
+	if r.Mode != config.RecrawlAdaptive {
+		return time.Duration(r.Interval)
 	}
 	switch hint.changeFreq {
 	case "always":
-		return r.MinInterval.d()
+		return time.Duration(r.MinInterval)
 	case "never":
-		return r.MaxInterval.d()
+		return time.Duration(r.MaxInterval)
 	case "":
-		if age := fetched.Sub(hint.lastMod); !hint.lastMod.IsZero() && age > r.Interval.d() {
-			return r.clamp(age)
+		if age := fetched.Sub(hint.lastMod); !hint.lastMod.IsZero() && age > time.Duration(r.Interval) {
+			return clampInterval(r, age)
 		}
-		return r.clamp(r.Interval.d())
+		return clampInterval(r, time.Duration(r.Interval))
 	}
-	return r.clamp(changeFreqInterval[hint.changeFreq])
+	return clampInterval(r, changeFreqInterval[hint.changeFreq])
 }
 
 // nextInterval is the interval of a page after a refetch whose interval before was
 // last: Interval in fixed mode; in adaptive mode last shrunk when the page changed and
 // grown when it did not, within the bounds. A sitemap's changefreq always or never
 // keeps the page at the bound it names.
-func (r *RecrawlConfig) nextInterval(last time.Duration, changed bool, hint sitemapHint) time.Duration {
-	if r.Mode != RecrawlAdaptive {
-		return r.Interval.d()
+func nextInterval(r *config.Recrawl, last time.Duration, changed bool, hint sitemapHint) time.Duration {
+	if r.Mode != config.RecrawlAdaptive {
+		return time.Duration(r.Interval)
 	}
 	switch hint.changeFreq {
 	case "always":
-		return r.MinInterval.d()
+		return time.Duration(r.MinInterval)
 	case "never":
-		return r.MaxInterval.d()
+		return time.Duration(r.MaxInterval)
 	}
 	f := adaptiveGrow
 	if changed {
@@ -337,7 +338,7 @@ func (r *RecrawlConfig) nextInterval(last time.Duration, changed bool, hint site
 	}
 	next := float64(last) * f
 	if next >= math.MaxInt64 {
-		return r.MaxInterval.d()
+		return time.Duration(r.MaxInterval)
 	}
-	return r.clamp(time.Duration(next))
+	return clampInterval(r, time.Duration(next))
 }

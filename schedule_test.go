@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
@@ -14,20 +15,20 @@ import (
 
 const day = 24 * time.Hour
 
-func adaptiveConfig() RecrawlConfig {
-	return RecrawlConfig{Interval: Duration(day), Mode: RecrawlAdaptive,
-		MinInterval: Duration(time.Hour), MaxInterval: Duration(30 * day)}
+func adaptiveConfig() config.Recrawl {
+	return config.Recrawl{Interval: config.Duration(day), Mode: config.RecrawlAdaptive,
+		MinInterval: config.Duration(time.Hour), MaxInterval: config.Duration(30 * day)}
 }
 
 func TestFirstInterval(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
-		rc   RecrawlConfig
+		rc   config.Recrawl
 		hint sitemapHint
 		want time.Duration
 	}{
-		{"fixed ignores hints", RecrawlConfig{Interval: Duration(day), MinInterval: Duration(time.Minute), MaxInterval: Duration(90 * day)},
+		{"fixed ignores hints", config.Recrawl{Interval: config.Duration(day), MinInterval: config.Duration(time.Minute), MaxInterval: config.Duration(90 * day)},
 			sitemapHint{changeFreq: "hourly"}, day},
 		{"no hint", adaptiveConfig(), sitemapHint{}, day},
 		{"always", adaptiveConfig(), sitemapHint{changeFreq: "always"}, time.Hour},
@@ -45,7 +46,7 @@ func TestFirstInterval(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.rc.firstInterval(tt.hint, now); got != tt.want {
+			if got := firstInterval(&tt.rc, tt.hint, now); got != tt.want {
 				t.Errorf("firstInterval(%+v):\n\tgot  %v\n\twant %v", tt.hint, got, tt.want)
 			}
 		})
@@ -55,13 +56,13 @@ func TestFirstInterval(t *testing.T) {
 func TestNextInterval(t *testing.T) {
 	tests := []struct {
 		name    string
-		rc      RecrawlConfig
+		rc      config.Recrawl
 		last    time.Duration
 		changed bool
 		hint    sitemapHint
 		want    time.Duration
 	}{
-		{"fixed", RecrawlConfig{Interval: Duration(day)}, 3 * day, true, sitemapHint{}, day},
+		{"fixed", config.Recrawl{Interval: config.Duration(day)}, 3 * day, true, sitemapHint{}, day},
 		{"unchanged grows", adaptiveConfig(), 10 * time.Hour, false, sitemapHint{}, 14 * time.Hour},
 		{"changed shrinks", adaptiveConfig(), 10 * time.Hour, true, sitemapHint{}, 8 * time.Hour},
 		{"at most max", adaptiveConfig(), 25 * day, false, sitemapHint{}, 30 * day},
@@ -73,7 +74,7 @@ func TestNextInterval(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.rc.nextInterval(tt.last, tt.changed, tt.hint); got != tt.want {
+			if got := nextInterval(&tt.rc, tt.last, tt.changed, tt.hint); got != tt.want {
 				t.Errorf("nextInterval(%v, %v, %+v):\n\tgot  %v\n\twant %v", tt.last, tt.changed, tt.hint, got, tt.want)
 			}
 		})
@@ -164,7 +165,7 @@ func TestScheduleStore(t *testing.T) {
 // grown twice, and its previous fetch and change are against the fetch before.
 func TestRescheduleRepeated(t *testing.T) {
 	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
-	c := &Crawler{cfg: Config{Recrawl: adaptiveConfig()}, Now: func() time.Time { return now }}
+	c := &Crawler{cfg: config.Config{Recrawl: adaptiveConfig()}, Now: func() time.Time { return now }}
 	var err error
 	if c.schedule, err = openSchedule(filepath.Join(t.TempDir(), ScheduleFile)); err != nil {
 		t.Fatal(err)
