@@ -19,6 +19,10 @@ type Metadata struct {
 	// Robots is the robots.txt decision that let the page be fetched; nil:
 	// not recorded.
 	Robots *RobotsDecision
+	// OptOut is the page's verdict under the opt-out signals beyond robots.txt
+	// (TDMRep, noai, Content-Usage), as the crawl words it; empty: none recorded.
+	// It is written as the field opt-out and goes into the Parquet index.
+	OptOut string
 }
 
 // RobotsDecision is the provenance of a robots.txt decision.
@@ -131,6 +135,9 @@ func (m *Metadata) fields() []byte {
 		if r.ContentSignal != "" {
 			add("robots-content-signal", r.ContentSignal)
 		}
+	}
+	if m.OptOut != "" {
+		add("opt-out", m.OptOut)
 	}
 	return b
 }
