@@ -155,7 +155,8 @@ func (c *ccCapture) row(warcPath string, off, length int64, seg string) ccRow {
 	if c.revisit {
 		r.WARCRecordType = "revisit"
 	} else {
-		r.ContentMimeDetected = opt(c.detected)
+		// The writer names a type only where it refines the declared one.
+		r.ContentMimeDetected = opt(cmp.Or(c.detected, c.mime))
 	}
 	if _, d, ok := strings.Cut(c.digest, ":"); ok && d != "" {
 		r.ContentDigest = &d
