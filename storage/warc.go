@@ -309,6 +309,11 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := w.catchUp(); err != nil {
+		w.mapped.Close()
+		db.Close()
+		return nil, err
+	}
 	if err := rebuildOpenIndexes(opts.Dir); err != nil {
 		w.mapped.Close()
 		db.Close()
@@ -1073,9 +1078,8 @@ func (w *WARCWriter) lookup(d string) (digestRef, bool, error) {
 }
 
 // persistBatch is how many pages' durable digests and captures wait in memory
-// before a write moves them into the index. Losing them in a crash costs only
-// that their payloads are archived in full once more after the restart (the index
-// is rebuilt from the WARC files). A write rewrites the index pages its keys fall
+// before a write moves them into the index. A crash loses them from the index
+// only: the next OpenWARC reads them back from the WARC files (catchUp). A write rewrites the index pages its keys fall
 // on (in a large index about one a key) and commits: 1,024 rather than 256 makes a
 // quarter of the commits (BENCHMARKS.md, fifth session).
 const persistBatch = 1024
