@@ -17,6 +17,7 @@ import (
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/recrawl"
 	"github.com/politecrawl/crawl/robots"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -62,7 +63,10 @@ type Crawler struct {
 	client *fetch.Client
 	mem    *memBudget // body bytes in memory across workers
 	links  *linkCache // links handed to the frontier lately (process.go)
-	sched  *politeness.Scheduler
+	// refetch decides when a finished page is due again (recrawl.interval).
+	refetch recrawl.Policy
+	// politeness paces each host: when it may be fetched next.
+	politeness *politeness.Scheduler
 
 	// Opened by Run.
 	log      *slog.Logger // crawl.log and stderr
@@ -72,7 +76,7 @@ type Crawler struct {
 	warc     *storage.WARCWriter
 	pages    *storage.PagesWriter
 	skipped  *storage.SkippedWriter
-	schedule *scheduleStore // schedule.db, with recrawl on; nil otherwise
+	recrawl  *recrawl.Store // schedule.db, with recrawl on; nil otherwise
 	commit   *storage.Group // a page's records and lines, durable in one wait (process.go)
 	counters *counters
 	member   *member // the crawl's other processes (cluster.url); nil: this process alone
@@ -117,6 +121,12 @@ func New(cfg config.Config) (*Crawler, error) {
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
 	c.links = newLinkCache(cfg.Frontier.LinkCache)
+	c.refetch = recrawl.NewPolicy(recrawl.Options{
+		Interval:    time.Duration(cfg.Recrawl.Interval),
+		Adaptive:    cfg.Recrawl.Mode == config.RecrawlAdaptive,
+		MinInterval: time.Duration(cfg.Recrawl.MinInterval),
+		MaxInterval: time.Duration(cfg.Recrawl.MaxInterval),
+	})
 	canonSeeds := make([]string, 0, len(cfg.Seeds))
 	for i, s := range cfg.Seeds {
 		u, err := c.urls.Canonical(s)
@@ -439,7 +449,7 @@ func (c *Crawler) syncDones(dones int) error {
 func (c *Crawler) open() error {
 	dir := c.cfg.DataDir
 	var err error
-	c.sched = politeness.New(politeness.Options{
+	c.politeness = politeness.New(politeness.Options{
 		MinDelay:       minDelay(time.Duration(c.cfg.Politeness.MinDelay)),
 		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
 		Concurrency:    c.cfg.Politeness.PerHost,
@@ -494,7 +504,7 @@ func (c *Crawler) open() error {
 		return err
 	}
 	if c.cfg.Recrawl.Interval > 0 {
-		if c.schedule, err = openSchedule(filepath.Join(dir, ScheduleFile)); err != nil {
+		if c.recrawl, err = recrawl.Open(filepath.Join(dir, recrawl.FileName)); err != nil {
 			return err
 		}
 	}
@@ -508,9 +518,9 @@ func (c *Crawler) close() error {
 	if c.commit != nil {
 		errs = append(errs, c.commit.Close()) // before the files it writes to
 	}
-	if c.schedule != nil {
-		errs = append(errs, c.schedule.Close())
-		c.schedule = nil
+	if c.recrawl != nil {
+		errs = append(errs, c.recrawl.Close())
+		c.recrawl = nil
 	}
 	if c.skipped != nil {
 		errs = append(errs, c.skipped.Close())

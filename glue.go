@@ -155,7 +155,7 @@ func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*rob
 func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fetch.Response, error) {
 	c := f.c
 	host := extract.Authority(target)
-	if ready := c.sched.Ready(host); first && ready.Sub(c.now()) > maxBlock {
+	if ready := c.politeness.Ready(host); first && ready.Sub(c.now()) > maxBlock {
 		return nil, &robotsNotYet{host: host, until: ready}
 	}
 	ticket, err := f.acquire(ctx, host)
@@ -170,7 +170,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		// decodes no further.
 		MaxDecodedSize: robots.MaxSize + 1,
 	})
-	c.sched.Release(ticket, c.observe(resp, ferr))
+	c.politeness.Release(ticket, c.observe(resp, ferr))
 	if resp != nil {
 		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
@@ -187,7 +187,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 // tried again later as for any failed fetch.
 func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.Ticket, error) {
 	for {
-		ticket, err := f.c.sched.Acquire(ctx, host)
+		ticket, err := f.c.politeness.Acquire(ctx, host)
 		var deferred *politeness.DeferredError
 		if !errors.As(err, &deferred) {
 			return ticket, err
@@ -238,12 +238,12 @@ func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
 	if e := at.Add(longest); e.Before(end) {
 		end = e
 	}
-	maxDelay := c.sched.Options().MaxDelay
+	maxDelay := c.politeness.Options().MaxDelay
 	ready := end.Add(maxDelay)
 	if !ready.After(c.now()) {
 		return
 	}
-	c.sched.Restore(authority, ready)
+	c.politeness.Restore(authority, ready)
 	c.log.Info("robots.txt fetch cut by the last stop: first request waits max_delay",
 		"host", authority, "fetch_began", at, "until", ready, "max_delay", maxDelay.String())
 }
