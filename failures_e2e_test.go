@@ -17,7 +17,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -50,14 +49,14 @@ func TestHostSetAsideLoggedOnce(t *testing.T) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	})
 	for run := range 3 {
-		cfg := config.Default()
+		cfg := crawl.DefaultConfig()
 		cfg.DataDir = t.TempDir()
 		for i := range 8 {
 			cfg.Seeds = append(cfg.Seeds, fmt.Sprintf("%s/p%d", s.srv.URL, i))
 		}
 		cfg.Workers = 8
 		cfg.Politeness.PerHost = 4
-		cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
+		cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
 		cfg.Robots.UnreachableAttempts = 1
 		cfg.Network.AllowPrivate = true
 		sum := runCrawl(t, cfg)
@@ -84,7 +83,7 @@ func TestRefusedCrawlWritesNothing(t *testing.T) {
 	if err := os.WriteFile(logPath, []byte(running), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = dir
 	cfg.Seeds = []string{"http://example.test/"}
 	c, err := crawl.New(cfg)
@@ -115,7 +114,7 @@ func TestSetupFailureNotStarted(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = filepath.Join(file, "data")
 	cfg.Seeds = []string{"http://example.test/"}
 	c, err := crawl.New(cfg)
@@ -134,11 +133,11 @@ func TestSetupFailureNotStarted(t *testing.T) {
 // that names each package once, and the error reaches crawl.log.
 func TestFatalErrorNamesPackagesOnce(t *testing.T) {
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{s.srv.URL + "/a", s.srv.URL + "/b"}
 	cfg.Network.AllowPrivate = true
-	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
 	// Queue the seeds, then damage every queue entry.
 	f, err := frontier.Open(filepath.Join(cfg.DataDir, "frontier.db"), frontier.Options{})
 	if err != nil {

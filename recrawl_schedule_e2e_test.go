@@ -18,7 +18,6 @@ import (
 	warc "github.com/internetarchive/gowarc"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -64,7 +63,7 @@ type modelFetch struct {
 // mode starts at Interval and multiplies it by 0.8 after a change and 1.4 after none,
 // within [MinInterval, MaxInterval]. A page with validators that did not change
 // answers 304; one without answers its same body, archived as a revisit.
-func modelSchedule(rc config.Recrawl, pages map[string]*crawltest.Page, rounds int) map[string][]modelFetch {
+func modelSchedule(rc crawl.RecrawlConfig, pages map[string]*crawltest.Page, rounds int) map[string][]modelFetch {
 	clamp := func(d time.Duration) time.Duration {
 		return min(max(d, time.Duration(rc.MinInterval)), time.Duration(rc.MaxInterval))
 	}
@@ -90,7 +89,7 @@ func modelSchedule(rc config.Recrawl, pages map[string]*crawltest.Page, rounds i
 			switch {
 			case !fetched:
 				interval = time.Duration(rc.Interval)
-				if rc.Mode == config.RecrawlAdaptive {
+				if rc.Mode == crawl.RecrawlAdaptive {
 					interval = clamp(interval)
 				}
 			default:
@@ -101,7 +100,7 @@ func modelSchedule(rc config.Recrawl, pages map[string]*crawltest.Page, rounds i
 						f.status, f.record = 304, "not-modified"
 					}
 				}
-				if rc.Mode == config.RecrawlAdaptive {
+				if rc.Mode == crawl.RecrawlAdaptive {
 					rate := 1.4
 					if f.changed {
 						rate = 0.8
@@ -133,7 +132,7 @@ func fetchesUpTo(model map[string][]modelFetch, host string, round int) map[stri
 // pages.jsonl holds at least want[u] lines for every u in want, then stops it; it
 // returns the lines per URL then. Nothing else may be due in the round: the tests
 // check the counts are exact.
-func runRound(t *testing.T, cfg config.Config, offset time.Duration, want map[string]int) map[string]int {
+func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[string]int) map[string]int {
 	t.Helper()
 	pages := filepath.Join(cfg.DataDir, "pages.jsonl")
 	runRoundUntil(t, cfg, offset, func() (bool, string) {
@@ -150,7 +149,7 @@ func runRound(t *testing.T, cfg config.Config, offset time.Duration, want map[st
 
 // runRoundUntil runs a crawl of cfg with its clock offset ahead of the real one until
 // done says so, then stops it. done's text says what is missing.
-func runRoundUntil(t *testing.T, cfg config.Config, offset time.Duration, done func() (bool, string)) {
+func runRoundUntil(t *testing.T, cfg crawl.Config, offset time.Duration, done func() (bool, string)) {
 	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {
@@ -191,15 +190,15 @@ func runRoundUntil(t *testing.T, cfg config.Config, offset time.Duration, done f
 // fetched and a revisit for every unchanged fetch (no unchanged body stored twice),
 // pages.jsonl's changed and previous_fetch, and the politeness audit.
 func TestRecrawlSchedule(t *testing.T) {
-	for _, mode := range []string{config.RecrawlFixed, config.RecrawlAdaptive} {
+	for _, mode := range []string{crawl.RecrawlFixed, crawl.RecrawlAdaptive} {
 		t.Run(mode, func(t *testing.T) {
 			const host = "sched.test"
 			pages := schedulePages()
 			farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
 			dir := t.TempDir()
 			cfg := testConfig(farm, dir)
-			cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: mode,
-				MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
+			cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: mode,
+				MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
 			model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
 			for r := range scheduleRounds {
 				farm.SetRound(r)
@@ -342,8 +341,8 @@ func checkSchedule(t *testing.T, farm *crawltest.Farm, dir, host string, model m
 // crawler against to a schedule worked out by hand, so that the model cannot drift
 // with the code it checks.
 func TestRecrawlScheduleModel(t *testing.T) {
-	rc := config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
-		MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
+	rc := crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
+		MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
 	model := modelSchedule(rc, schedulePages(), scheduleRounds)
 	rounds := func(path string) string {
 		var s []string
@@ -410,8 +409,8 @@ func TestRecrawlSitemapHints(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
-		MinInterval: config.Duration(time.Hour), MaxInterval: config.Duration(30 * scheduleDay)}
+	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
+		MinInterval: crawl.Duration(time.Hour), MaxInterval: crawl.Duration(30 * scheduleDay)}
 	u := func(p string) string { return "http://" + host + p }
 	// Worked out by hand: / (no hint) starts at 1 day, then 1.4 and 1.96; the
 	// sitemap every day; /hourly at 1h, then 1.4h, 1.96h...; /weekly at 7 days (its
@@ -445,12 +444,12 @@ type recrawlJob struct {
 	Seeds   []string
 	Resolve map[string]string
 	DataDir string
-	Recrawl config.Recrawl
+	Recrawl crawl.RecrawlConfig
 	Offset  time.Duration
 }
 
 // config is the job's crawl configuration.
-func (j *recrawlJob) config() config.Config {
+func (j *recrawlJob) config() crawl.Config {
 	cfg := farmConfig(j.Seeds, j.Resolve, j.DataDir)
 	cfg.Recrawl = j.Recrawl
 	return cfg
@@ -490,8 +489,8 @@ func TestRecrawlKillResume(t *testing.T) {
 	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
-		MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
+	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
+		MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
 	model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
 	var before map[string]int
 	for r := range scheduleRounds {
@@ -599,7 +598,7 @@ func TestRecrawlUnfinished(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl.Interval = config.Duration(scheduleDay)
+	cfg.Recrawl.Interval = crawl.Duration(scheduleDay)
 	attempts := cfg.Fetch.MaxAttempts
 	skips := func() map[string]int {
 		n := map[string]int{}

@@ -1,17 +1,13 @@
 package crawl
 
-import (
-	"testing"
-
-	"github.com/politecrawl/crawl/config"
-)
+import "testing"
 
 // TestStatusTickOneStatsPass: a running crawl's status write takes one snapshot of
 // the frontier's figures for its rate and its file, not one for each: every
 // snapshot is a pass over the hosts under the frontier's lock (about 10 ms at
 // 100,000 hosts, during which no worker leases or finishes a URL).
 func TestStatusTickOneStatsPass(t *testing.T) {
-	cfg := config.Default()
+	cfg := DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{"http://a.example/"}
 	c, err := New(cfg)

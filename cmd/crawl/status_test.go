@@ -16,7 +16,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -37,11 +36,11 @@ func TestStatusWhileRunning(t *testing.T) {
 	}))
 	defer srv.Close()
 	data := t.TempDir()
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = data
 	cfg.Seeds = []string{srv.URL + "/a"}
 	cfg.Network.AllowPrivate = true
-	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -46,10 +45,10 @@ func dedupCrawl(t *testing.T, site crawltest.Site, from []string) string {
 		t.Fatal(err)
 	}
 	defer farm.Close()
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = farm.Seeds()
-	cfg.Politeness.MinDelay = config.Duration(20 * time.Millisecond)
+	cfg.Politeness.MinDelay = crawl.Duration(20 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.DedupFrom = from

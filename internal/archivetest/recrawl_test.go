@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -112,14 +111,14 @@ func recrawlTwice(t *testing.T) string {
 	}
 	defer farm.Close()
 	dir := t.TempDir()
-	cfg := config.Default()
+	cfg := crawl.DefaultConfig()
 	cfg.DataDir = dir
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 4
-	cfg.Politeness.MinDelay = config.Duration(20 * time.Millisecond)
+	cfg.Politeness.MinDelay = crawl.Duration(20 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
-	cfg.Recrawl.Interval = config.Duration(time.Second)
+	cfg.Recrawl.Interval = crawl.Duration(time.Second)
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)
