@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/politecrawl/crawl/cluster"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
 )
@@ -19,102 +18,19 @@ import (
 // (DESIGN.md, "Beyond one machine"): the cluster section of the configuration, and the
 // engine's side of package cluster.
 
-var (
-	streamName  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	processName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-)
-
-// validateCluster checks the cluster section; bad builds the *ConfigError.
-func (c *Config) validateCluster(bad func(field string, value any, format string, args ...any) error) error {
-	k := c.Cluster
-	if strings.TrimSpace(k.URL) == "" {
-		if k.Shards != "" {
-			return bad("cluster.shards", k.Shards, "needs cluster.url (without it the crawl is one process, which owns everything)")
-		}
-		return nil
-	}
-	for _, one := range strings.Split(k.URL, ",") {
-		u, err := url.Parse(strings.TrimSpace(one))
-		if err != nil || u.Host == "" {
-			return bad("cluster.url", k.URL, "must be a NATS URL such as nats://127.0.0.1:4222, or several separated by commas")
-		}
-		switch u.Scheme {
-		case "nats", "tls", "ws", "wss":
-		default:
-			return bad("cluster.url", k.URL, "scheme must be nats, tls, ws or wss")
-		}
-	}
-	if k.ShardCount < 1 || k.ShardCount > cluster.MaxShards {
-		return bad("cluster.shard_count", k.ShardCount, "must be between 1 and %d", cluster.MaxShards)
-	}
-	if k.Shards == "" {
-		return bad("cluster.shards", k.Shards, "must list the shards this process owns, such as 0-15 (of 0-%d)", k.ShardCount-1)
-	}
-	if _, err := cluster.ParseShards(k.Shards, k.ShardCount); err != nil {
-		return bad("cluster.shards", k.Shards, "%v", err)
-	}
-	if !streamName.MatchString(k.Stream) {
-		return bad("cluster.stream", k.Stream, "must be 1 to 64 letters, digits, '-' or '_'")
-	}
-	if k.Name != "" && !processName.MatchString(k.Name) {
-		return bad("cluster.name", k.Name, "must be 1 to 128 letters, digits, '-' or '_'")
-	}
-	switch {
-	case k.Token != "" && (k.User != "" || k.Password != ""):
-		return bad("cluster.token", "", "give a token or a user and password, not both")
-	case k.Password != "" && k.User == "":
-		return bad("cluster.password", "", "needs cluster.user")
-	case k.CredsFile != "" && (k.User != "" || k.Token != ""):
-		return bad("cluster.creds_file", k.CredsFile, "give a creds file, a token or a user and password, not two of them")
-	case (k.CertFile == "") != (k.KeyFile == ""):
-		return bad("cluster.cert_file", k.CertFile, "cluster.cert_file and cluster.key_file go together")
-	}
-	if k.Replicas < 1 || k.Replicas > 5 {
-		return bad("cluster.replicas", k.Replicas, "must be between 1 and 5")
-	}
-	if k.AckWait < Duration(time.Second) || k.AckWait > Duration(time.Hour) {
-		return bad("cluster.ack_wait", k.AckWait, "must be between 1s and 1h")
-	}
-	if k.ReportEvery < Duration(100*time.Millisecond) || k.ReportEvery > Duration(time.Minute) {
-		return bad("cluster.report_every", k.ReportEvery, "must be between 100ms and 1m")
-	}
-	return nil
-}
-
-// defaultName is a process's name when the configuration gives none: the host name and
-// the shards it owns, which stay the same when it restarts.
-func defaultName(shards string) string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "crawl"
-	}
-	name := host + "-shards-" + shards
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			return r
-		}
-		return '_'
-	}, name)
-}
-
 // clusterConfig converts the cluster section for package cluster.
-func (k ClusterConfig) clusterConfig() (cluster.Config, error) {
+func clusterConfig(k config.Cluster) (cluster.Config, error) {
 	own, err := cluster.ParseShards(k.Shards, k.ShardCount)
 	if err != nil {
 		return cluster.Config{}, err
 	}
-	name := k.Name
-	if name == "" {
-		name = defaultName(k.Shards)
-	}
 	return cluster.Config{
-		URL: k.URL, Name: name, Stream: k.Stream, Shards: k.ShardCount, Own: own,
+		URL: k.URL, Name: k.ProcessName(), Stream: k.Stream, Shards: k.ShardCount, Own: own,
 		User: k.User, Password: k.Password, Token: k.Token, CredsFile: k.CredsFile,
 		CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile, Replicas: k.Replicas,
-		AckWait: k.AckWait.d(),
+		AckWait: time.Duration(k.AckWait),
 		// A process whose report is this old counts as dead: several reports missed.
-		StaleAfter: max(cluster.DefaultStaleAfter, 5*k.ReportEvery.d()),
+		StaleAfter: max(cluster.DefaultStaleAfter, 5*time.Duration(k.ReportEvery)),
 	}, nil
 }
 
@@ -234,7 +150,7 @@ var errHandOffStopped = errors.New("hand-off abandoned: stopping")
 // joinCluster joins the crawl's cluster and starts taking in the links handed to this
 // process's shards, and reporting its state.
 func (c *Crawler) joinCluster(ctx context.Context) error {
-	cfg, err := c.cfg.Cluster.clusterConfig()
+	cfg, err := clusterConfig(c.cfg.Cluster)
 	if err != nil {
 		return fmtErr("cluster", err)
 	}
@@ -244,7 +160,7 @@ func (c *Crawler) joinCluster(ctx context.Context) error {
 		return fmtErr("joining the crawl at "+cfg.URL, err)
 	}
 	m := &member{
-		node: node, name: cfg.Name, shards: cfg.Own, every: c.cfg.Cluster.ReportEvery.d(),
+		node: node, name: cfg.Name, shards: cfg.Own, every: time.Duration(c.cfg.Cluster.ReportEvery),
 		finished: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	c.member = m
@@ -518,7 +434,7 @@ type ProcessStatus struct {
 }
 
 // ReadClusterStatus reads the state of the crawl that k names from its NATS server.
-func ReadClusterStatus(ctx context.Context, k ClusterConfig) (*ClusterStatus, error) {
+func ReadClusterStatus(ctx context.Context, k config.Cluster) (*ClusterStatus, error) {
 	cfg := cluster.Config{URL: k.URL, Stream: k.Stream, User: k.User, Password: k.Password, Token: k.Token,
 		CredsFile: k.CredsFile, CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile}
 	states, shards, err := cluster.Status(ctx, cfg)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -32,8 +33,8 @@ func startNATS(t *testing.T) string {
 
 // clusterConfigs returns the configurations of n processes sharing a crawl of farm
 // through natsURL, each owning an equal part of 16 shards.
-func clusterConfigs(farm *crawltest.Farm, dir, natsURL string, n int) []crawl.Config {
-	var cfgs []crawl.Config
+func clusterConfigs(farm *crawltest.Farm, dir, natsURL string, n int) []config.Config {
+	var cfgs []config.Config
 	for i := range n {
 		cfg := testConfig(farm, filepath.Join(dir, fmt.Sprint(i)))
 		cfg.Workers = 4
@@ -41,15 +42,15 @@ func clusterConfigs(farm *crawltest.Farm, dir, natsURL string, n int) []crawl.Co
 		cfg.Cluster.Name = fmt.Sprintf("p%d", i)
 		cfg.Cluster.ShardCount = 16
 		cfg.Cluster.Shards = fmt.Sprintf("%d-%d", i*16/n, (i+1)*16/n-1)
-		cfg.Cluster.ReportEvery = crawl.Duration(100 * time.Millisecond)
-		cfg.Cluster.AckWait = crawl.Duration(time.Second) // a stopped process's undelivered links come back soon
+		cfg.Cluster.ReportEvery = config.Duration(100 * time.Millisecond)
+		cfg.Cluster.AckWait = config.Duration(time.Second) // a stopped process's undelivered links come back soon
 		cfgs = append(cfgs, cfg)
 	}
 	return cfgs
 }
 
 // startCrawl runs a crawl of cfg in the background; its result comes on the channel.
-func startCrawl(t *testing.T, ctx context.Context, cfg crawl.Config) (*crawl.Crawler, <-chan error) {
+func startCrawl(t *testing.T, ctx context.Context, cfg config.Config) (*crawl.Crawler, <-chan error) {
 	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
@@ -30,14 +31,14 @@ func commitFarm(t *testing.T) *crawltest.Farm {
 	return farm
 }
 
-func commitConfig(farm *crawltest.Farm, dir string) Config {
-	cfg := DefaultConfig()
+func commitConfig(farm *crawltest.Farm, dir string) config.Config {
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 8
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
-	cfg.Politeness.MinDelay = Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	return cfg
 }
 

@@ -12,10 +12,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/recrawl"
 	"github.com/politecrawl/crawl/robots"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -54,14 +56,17 @@ type Crawler struct {
 	// Now is the clock; nil means time.Now. Tests may replace it.
 	Now func() time.Time
 
-	cfg    Config
+	cfg    config.Config
 	agent  string // product token matched against robots.txt groups
 	urls   extract.URLRules
 	scope  *extract.Scope
 	client *fetch.Client
 	mem    *memBudget // body bytes in memory across workers
 	links  *linkCache // links handed to the frontier lately (process.go)
-	sched  *politeness.Scheduler
+	// refetch decides when a finished page is due again (recrawl.interval).
+	refetch recrawl.Policy
+	// politeness paces each host: when it may be fetched next.
+	politeness *politeness.Scheduler
 
 	// Opened by Run.
 	log      *slog.Logger // crawl.log and stderr
@@ -71,7 +76,7 @@ type Crawler struct {
 	warc     *storage.WARCWriter
 	pages    *storage.PagesWriter
 	skipped  *storage.SkippedWriter
-	schedule *scheduleStore // schedule.db, with recrawl on; nil otherwise
+	recrawl  *recrawl.Store // schedule.db, with recrawl on; nil otherwise
 	commit   *storage.Group // a page's records and lines, durable in one wait (process.go)
 	counters *counters
 	member   *member // the crawl's other processes (cluster.url); nil: this process alone
@@ -99,8 +104,8 @@ type Crawler struct {
 }
 
 // New checks cfg and builds a Crawler. It opens no file and starts nothing: Run does.
-// A bad value is reported as a *ConfigError.
-func New(cfg Config) (*Crawler, error) {
+// A bad value is reported as a *config.Error.
+func New(cfg config.Config) (*Crawler, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -116,11 +121,17 @@ func New(cfg Config) (*Crawler, error) {
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
 	c.links = newLinkCache(cfg.Frontier.LinkCache)
+	c.refetch = recrawl.NewPolicy(recrawl.Options{
+		Interval:    time.Duration(cfg.Recrawl.Interval),
+		Adaptive:    cfg.Recrawl.Mode == config.RecrawlAdaptive,
+		MinInterval: time.Duration(cfg.Recrawl.MinInterval),
+		MaxInterval: time.Duration(cfg.Recrawl.MaxInterval),
+	})
 	canonSeeds := make([]string, 0, len(cfg.Seeds))
 	for i, s := range cfg.Seeds {
 		u, err := c.urls.Canonical(s)
 		if err != nil {
-			return nil, &ConfigError{Field: fmt.Sprintf("seeds[%d]", i), Value: s, Err: err}
+			return nil, &config.Error{Field: fmt.Sprintf("seeds[%d]", i), Value: s, Err: err}
 		}
 		canonSeeds = append(canonSeeds, u)
 	}
@@ -129,7 +140,7 @@ func New(cfg Config) (*Crawler, error) {
 	for i, p := range cfg.Scope.Prefixes {
 		u, err := c.urls.Canonical(p)
 		if err != nil {
-			return nil, &ConfigError{Field: fmt.Sprintf("scope.prefixes[%d]", i), Value: p, Err: err}
+			return nil, &config.Error{Field: fmt.Sprintf("scope.prefixes[%d]", i), Value: p, Err: err}
 		}
 		prefixes = append(prefixes, u)
 	}
@@ -147,12 +158,12 @@ func New(cfg Config) (*Crawler, error) {
 		CalendarTrap:        cfg.Scope.CalendarTrap,
 	})
 	if err != nil {
-		return nil, &ConfigError{Field: "scope", Err: err}
+		return nil, &config.Error{Field: "scope", Err: err}
 	}
 	c.scope = scope
-	tlsConfig, err := tlsConfig(cfg.Fetch)
+	tlsConfig, err := cfg.Fetch.TLS()
 	if err != nil {
-		return nil, &ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
+		return nil, err
 	}
 	c.client, err = fetch.New(fetch.Options{
 		UserAgent:      cfg.UserAgent,
@@ -169,7 +180,7 @@ func New(cfg Config) (*Crawler, error) {
 		TLSConfig:      tlsConfig,
 	})
 	if err != nil {
-		return nil, &ConfigError{Field: "user_agent", Value: cfg.UserAgent, Err: err}
+		return nil, &config.Error{Field: "user_agent", Value: cfg.UserAgent, Err: err}
 	}
 	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
 	c.mem = newMemBudget(int64(cfg.Fetch.MaxBytesInFlight), func(n int64) int64 { return extract.HTMLMemory(n, htmlOpts) })
@@ -177,7 +188,7 @@ func New(cfg Config) (*Crawler, error) {
 }
 
 // Config returns the configuration the crawler runs with (seeds in canonical form).
-func (c *Crawler) Config() Config { return c.cfg }
+func (c *Crawler) Config() config.Config { return c.cfg }
 
 // Done is closed when Run has returned.
 func (c *Crawler) Done() <-chan struct{} { return c.finished }
@@ -408,7 +419,7 @@ func (c *Crawler) openFrontier() error {
 		LinkBatch:          c.cfg.Frontier.LinkBatch,
 		FoldLinks:          c.cfg.Frontier.FoldLinks,
 		LogBatch:           c.cfg.Frontier.LogBatch,
-		ResidentMap:        c.cfg.Frontier.residentMap(),
+		ResidentMap:        residentMap(c.cfg.Frontier),
 		SyncDone:           c.syncDones,
 		Now:                c.Now,
 	})
@@ -438,8 +449,8 @@ func (c *Crawler) syncDones(dones int) error {
 func (c *Crawler) open() error {
 	dir := c.cfg.DataDir
 	var err error
-	c.sched = politeness.New(politeness.Options{
-		MinDelay:       minDelay(c.cfg.Politeness.MinDelay.d()),
+	c.politeness = politeness.New(politeness.Options{
+		MinDelay:       minDelay(time.Duration(c.cfg.Politeness.MinDelay)),
 		MaxDelay:       time.Duration(c.cfg.Politeness.MaxDelay),
 		Concurrency:    c.cfg.Politeness.PerHost,
 		AdaptiveFactor: adaptiveFactor(c.cfg.Politeness.AdaptiveFactor),
@@ -493,7 +504,7 @@ func (c *Crawler) open() error {
 		return err
 	}
 	if c.cfg.Recrawl.Interval > 0 {
-		if c.schedule, err = openSchedule(filepath.Join(dir, ScheduleFile)); err != nil {
+		if c.recrawl, err = recrawl.Open(filepath.Join(dir, recrawl.FileName)); err != nil {
 			return err
 		}
 	}
@@ -507,9 +518,9 @@ func (c *Crawler) close() error {
 	if c.commit != nil {
 		errs = append(errs, c.commit.Close()) // before the files it writes to
 	}
-	if c.schedule != nil {
-		errs = append(errs, c.schedule.Close())
-		c.schedule = nil
+	if c.recrawl != nil {
+		errs = append(errs, c.recrawl.Close())
+		c.recrawl = nil
 	}
 	if c.skipped != nil {
 		errs = append(errs, c.skipped.Close())
@@ -647,4 +658,13 @@ func minDelay(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// residentMap is frontier.resident_map as frontier.Options.ResidentMap takes it, where
+// the configuration's 0 (keep every page mapped) is negative.
+func residentMap(f config.Frontier) int64 {
+	if f.ResidentMap == 0 {
+		return -1
+	}
+	return int64(f.ResidentMap)
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 )
 
 // TestDataDirLayout: warc/ holds WARC files only (the digest index sits beside
@@ -18,10 +18,10 @@ import (
 // warcinfo record has its robots field once.
 func TestDataDirLayout(t *testing.T) {
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{s.srv.URL + "/"}
-	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	runCrawl(t, cfg)
 

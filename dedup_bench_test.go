@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -65,7 +66,7 @@ func BenchmarkSecondCrawl(b *testing.B) {
 			dir := b.TempDir()
 			farm.Reset()
 			cfg := benchConfig(farm, dir)
-			cfg.Recrawl.Interval = crawl.Duration(time.Hour)
+			cfg.Recrawl.Interval = config.Duration(time.Hour)
 			benchRun(b, cfg, nil, pages)
 			before := warcBytes(b, dir)
 			r1 := farmFigures(farm)
@@ -135,12 +136,12 @@ func benchSites() []crawltest.Site {
 	return sites
 }
 
-func benchConfig(farm *crawltest.Farm, dir string) crawl.Config {
-	cfg := crawl.DefaultConfig()
+func benchConfig(farm *crawltest.Farm, dir string) config.Config {
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 32
-	cfg.Politeness.MinDelay = crawl.Duration(time.Nanosecond) // no delay (see crawlbench's noDelay)
+	cfg.Politeness.MinDelay = config.Duration(time.Nanosecond) // no delay (see crawlbench's noDelay)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	return cfg
@@ -148,7 +149,7 @@ func benchConfig(farm *crawltest.Farm, dir string) crawl.Config {
 
 // benchRun runs a crawl of cfg (with the clock now, if not nil) until it ends or
 // pages.jsonl holds lines lines, then stops it.
-func benchRun(b *testing.B, cfg crawl.Config, now func() time.Time, lines int) {
+func benchRun(b *testing.B, cfg config.Config, now func() time.Time, lines int) {
 	b.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {

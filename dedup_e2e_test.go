@@ -9,7 +9,7 @@ import (
 
 	warc "github.com/internetarchive/gowarc"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -127,12 +127,12 @@ func TestDedupFromEarlierCrawl(t *testing.T) {
 // data directory, nor an empty path.
 func TestDedupFromValidation(t *testing.T) {
 	for _, from := range []string{"", "crawl-data", "./crawl-data/digests.db"} {
-		cfg := crawl.DefaultConfig()
+		cfg := config.Default()
 		cfg.Seeds = []string{"http://example.com/"}
 		cfg.DedupFrom = []string{from}
-		var ce *crawl.ConfigError
+		var ce *config.Error
 		if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "dedup_from[0]" {
-			t.Errorf("Validate with dedup_from %q = %v, want a ConfigError on dedup_from[0]", from, err)
+			t.Errorf("Validate with dedup_from %q = %v, want a *config.Error on dedup_from[0]", from, err)
 		}
 	}
 }

@@ -2,6 +2,6 @@
 // politeness scheduler, fetcher, extractor and storage into a crawler that obeys
 // RFC 9309, never hits a host faster than it allows, and resumes after a crash.
 //
-// Configure a crawl with DefaultConfig or ParseConfig, check it with Validate, build a
-// Crawler with New and run it with Run.
+// Configure a crawl with package config (config.Default or config.Parse, then
+// Validate), build a Crawler with New and run it with Run.
 package crawl

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -118,22 +119,22 @@ func farmSites() []crawltest.Site {
 }
 
 // testConfig is a configuration for crawling farm into dir.
-func testConfig(farm *crawltest.Farm, dir string) crawl.Config {
+func testConfig(farm *crawltest.Farm, dir string) config.Config {
 	return farmConfig(farm.Seeds(), farm.Resolve(), dir)
 }
 
 // farmConfig is testConfig for a farm known by its seeds and addresses (a crawl in
 // another process).
-func farmConfig(seeds []string, resolve map[string]string, dir string) crawl.Config {
-	cfg := crawl.DefaultConfig()
+func farmConfig(seeds []string, resolve map[string]string, dir string) config.Config {
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = seeds
 	cfg.Workers = 8
-	cfg.Politeness.MinDelay = crawl.Duration(testDelay)
-	cfg.Politeness.BackoffBase = crawl.Duration(10 * time.Millisecond)
-	cfg.Politeness.BackoffMax = crawl.Duration(40 * time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(testDelay)
+	cfg.Politeness.BackoffBase = config.Duration(10 * time.Millisecond)
+	cfg.Politeness.BackoffMax = config.Duration(40 * time.Millisecond)
 	cfg.Robots.UnreachableAttempts = 2
-	cfg.Robots.UnreachableRetry = crawl.Duration(10 * time.Millisecond)
+	cfg.Robots.UnreachableRetry = config.Duration(10 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = resolve
 	return cfg
@@ -149,7 +150,7 @@ func startFarm(t *testing.T, sites []crawltest.Site) *crawltest.Farm {
 	return farm
 }
 
-func runCrawl(t *testing.T, cfg crawl.Config) crawl.Summary {
+func runCrawl(t *testing.T, cfg config.Config) crawl.Summary {
 	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -49,14 +50,14 @@ func TestHostSetAsideLoggedOnce(t *testing.T) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	})
 	for run := range 3 {
-		cfg := crawl.DefaultConfig()
+		cfg := config.Default()
 		cfg.DataDir = t.TempDir()
 		for i := range 8 {
 			cfg.Seeds = append(cfg.Seeds, fmt.Sprintf("%s/p%d", s.srv.URL, i))
 		}
 		cfg.Workers = 8
 		cfg.Politeness.PerHost = 4
-		cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+		cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 		cfg.Robots.UnreachableAttempts = 1
 		cfg.Network.AllowPrivate = true
 		sum := runCrawl(t, cfg)
@@ -83,7 +84,7 @@ func TestRefusedCrawlWritesNothing(t *testing.T) {
 	if err := os.WriteFile(logPath, []byte(running), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = []string{"http://example.test/"}
 	c, err := crawl.New(cfg)
@@ -114,7 +115,7 @@ func TestSetupFailureNotStarted(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = filepath.Join(file, "data")
 	cfg.Seeds = []string{"http://example.test/"}
 	c, err := crawl.New(cfg)
@@ -133,11 +134,11 @@ func TestSetupFailureNotStarted(t *testing.T) {
 // that names each package once, and the error reaches crawl.log.
 func TestFatalErrorNamesPackagesOnce(t *testing.T) {
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{s.srv.URL + "/a", s.srv.URL + "/b"}
 	cfg.Network.AllowPrivate = true
-	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	// Queue the seeds, then damage every queue entry.
 	f, err := frontier.Open(filepath.Join(cfg.DataDir, "frontier.db"), frontier.Options{})
 	if err != nil {

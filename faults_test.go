@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/robots"
@@ -173,7 +174,7 @@ func TestRobotsRedirectPacesTarget(t *testing.T) {
 	)
 	farm := startFarm(t, sites)
 	cfg := testConfig(farm, t.TempDir())
-	cfg.Politeness.MinDelay = crawl.Duration(delay)
+	cfg.Politeness.MinDelay = config.Duration(delay)
 	runCrawl(t, cfg)
 	// The auditor exempts robots.txt redirect targets from pacing; this test does not.
 	byHost := map[string][]crawltest.Request{}
@@ -248,8 +249,8 @@ func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Politeness.MinDelay = crawl.Duration(10 * time.Millisecond)
-	cfg.Politeness.MaxDelay = crawl.Duration(crawlDelay + 100*time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(10 * time.Millisecond)
+	cfg.Politeness.MaxDelay = config.Duration(crawlDelay + 100*time.Millisecond)
 
 	// The state the kill leaves: the seed queued, robots.txt fetched (the farm saw
 	// it), its rules not in frontier.db.
@@ -293,8 +294,8 @@ func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Workers = 1
-	cfg.Politeness.MinDelay = crawl.Duration(10 * time.Millisecond)
-	cfg.Politeness.MaxDelay = crawl.Duration(2 * time.Second)
+	cfg.Politeness.MinDelay = config.Duration(10 * time.Millisecond)
+	cfg.Politeness.MaxDelay = config.Duration(2 * time.Second)
 
 	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
 	if err != nil {

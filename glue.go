@@ -18,8 +18,6 @@ import (
 
 type timeT = time.Time
 
-func (d Duration) d() time.Duration { return time.Duration(d) }
-
 // fmtErr says what the engine was doing when err, from another package, stopped it.
 // It adds no "crawl:": err names its own package, and the command names the program,
 // so that the chain reads "crawl: finishing URL: frontier: commit: ..." with each
@@ -157,7 +155,7 @@ func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*rob
 func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fetch.Response, error) {
 	c := f.c
 	host := extract.Authority(target)
-	if ready := c.sched.Ready(host); first && ready.Sub(c.now()) > maxBlock {
+	if ready := c.politeness.Ready(host); first && ready.Sub(c.now()) > maxBlock {
 		return nil, &robotsNotYet{host: host, until: ready}
 	}
 	ticket, err := f.acquire(ctx, host)
@@ -172,7 +170,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		// decodes no further.
 		MaxDecodedSize: robots.MaxSize + 1,
 	})
-	c.sched.Release(ticket, c.observe(resp, ferr))
+	c.politeness.Release(ticket, c.observe(resp, ferr))
 	if resp != nil {
 		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
@@ -189,7 +187,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 // tried again later as for any failed fetch.
 func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.Ticket, error) {
 	for {
-		ticket, err := f.c.sched.Acquire(ctx, host)
+		ticket, err := f.c.politeness.Acquire(ctx, host)
 		var deferred *politeness.DeferredError
 		if !errors.As(err, &deferred) {
 			return ticket, err
@@ -235,17 +233,17 @@ const robotsMaxDefer = 5 * time.Minute
 // the same commit as the WARC record is not possible (two files), and the last known
 // Crawl-delay does not exist for a first fetch, hence this rule.
 func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
-	longest := (robotsMaxRedirects + 1) * (c.cfg.Fetch.Timeout.d() + robotsMaxDefer)
+	longest := (robotsMaxRedirects + 1) * (time.Duration(c.cfg.Fetch.Timeout) + robotsMaxDefer)
 	end := c.started
 	if e := at.Add(longest); e.Before(end) {
 		end = e
 	}
-	maxDelay := c.sched.Options().MaxDelay
+	maxDelay := c.politeness.Options().MaxDelay
 	ready := end.Add(maxDelay)
 	if !ready.After(c.now()) {
 		return
 	}
-	c.sched.Restore(authority, ready)
+	c.politeness.Restore(authority, ready)
 	c.log.Info("robots.txt fetch cut by the last stop: first request waits max_delay",
 		"host", authority, "fetch_began", at, "until", ready, "max_delay", maxDelay.String())
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/frontier"
 )
@@ -64,7 +64,7 @@ func TestCrawlMaxPagesCountsFetched(t *testing.T) {
 // frontier.link_batch they would otherwise still be staged), and a rerun with a
 // larger max_pages fetches them (issue 14).
 func TestCrawlMaxPagesSortsInStagedLinks(t *testing.T) {
-	for _, linkBatch := range []int{0, crawl.DefaultLinkBatch} {
+	for _, linkBatch := range []int{0, config.DefaultLinkBatch} {
 		t.Run(fmt.Sprint("link_batch=", linkBatch), func(t *testing.T) {
 			pages := map[string]*crawltest.Page{}
 			var links []string

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -27,13 +28,13 @@ func TestHostileFarmMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer farm.Close()
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 16
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
-	cfg.Politeness.MinDelay = Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	cfg.Fetch.MaxBytesInFlight = 16 << 20
 	c, err := New(cfg)
 	if err != nil {

@@ -1,45 +1,12 @@
 package crawl
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
-	"os"
 
 	"github.com/politecrawl/crawl/fetch"
 )
-
-// tlsConfig builds the TLS configuration of fetch.ca_file and fetch.insecure_skip_verify;
-// nil when neither is set (the system roots, verified).
-// TLS returns the TLS configuration fetch.ca_file and fetch.insecure_skip_verify ask
-// for, or nil for the system's defaults; an error if the CA file cannot be read or
-// holds no PEM certificate. Commands that fetch outside a crawl (crawl robots) use it
-// so that they trust what the crawl trusts.
-func (f FetchConfig) TLS() (*tls.Config, error) { return tlsConfig(f) }
-
-func tlsConfig(f FetchConfig) (*tls.Config, error) {
-	if f.CAFile == "" && !f.InsecureSkipVerify {
-		return nil, nil
-	}
-	cfg := &tls.Config{InsecureSkipVerify: f.InsecureSkipVerify} //nolint:gosec // an explicit, loud option
-	if f.CAFile != "" {
-		pem, err := os.ReadFile(f.CAFile)
-		if err != nil {
-			return nil, err
-		}
-		pool, err := x509.SystemCertPool()
-		if err != nil || pool == nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, errors.New("no PEM certificate in the file")
-		}
-		cfg.RootCAs = pool
-	}
-	return cfg, nil
-}
 
 // permanentFailure describes a fetch error that trying again cannot cure and that a
 // configuration change may: an address refused by policy, a TLS certificate that does

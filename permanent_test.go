@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 )
 
 // nxdomainResolver answers every DNS query with "no such name" (NXDOMAIN), in-process:
@@ -46,7 +47,7 @@ func nxdomainResolver(queries *atomic.Int32) *net.Resolver {
 // TestSeedNameDoesNotExist: a seed whose host name does not exist fails at once, with a
 // warning on stderr, an error in the summary, and a failed run.
 func TestSeedNameDoesNotExist(t *testing.T) {
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{"http://no-such-host.invalid/"}
 	var queries atomic.Int32

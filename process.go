@@ -15,6 +15,7 @@ import (
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/recrawl"
 	"github.com/politecrawl/crawl/robots"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -36,7 +37,7 @@ import (
 // and the lease is requeued at the next Open. The fetch itself and the writes after it
 // run under ctx, so a fetch in flight finishes.
 func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) error {
-	c.restoreSpacing(l.Host, c.cfg.Politeness.MinDelay.d())
+	c.restoreSpacing(l.Host, time.Duration(c.cfg.Politeness.MinDelay))
 	rob, err := c.robots.Get(leaseCtx, l.Host)
 	if err != nil {
 		if leaseCtx.Err() != nil {
@@ -87,7 +88,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if err := c.writeSkips(s); err != nil {
 			return err
 		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.sched.Ready(l.Host)})
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.politeness.Ready(l.Host)})
 	}
 	decision := rob.Robots.Match(c.agent, l.URL)
 	if !decision.Allowed {
@@ -97,14 +98,14 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		if err := c.writeSkips(s); err != nil {
 			return err
 		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.sched.Ready(l.Host)})
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.politeness.Ready(l.Host)})
 	}
 
 	// A host that is not ready yet (the delay after its robots.txt fetch, or after a
 	// restart) goes back to the frontier rather than holding this worker: the URL keeps
 	// its place at the head of the host's queue, and the worker takes another host.
-	if ready := c.sched.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
-		if ready.Sub(c.now()) > c.cfg.Politeness.MaxDelay.d() {
+	if ready := c.politeness.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
+		if ready.Sub(c.now()) > time.Duration(c.cfg.Politeness.MaxDelay) {
 			// Longer than a worker would ever wait: say so (it happens once per host,
 			// when its robots.txt asks for it; later leases come when it is ready).
 			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",
@@ -116,7 +117,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		}
 		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
 	}
-	ticket, err := c.sched.Acquire(leaseCtx, l.Host)
+	ticket, err := c.politeness.Acquire(leaseCtx, l.Host)
 	if err != nil {
 		var deferred *politeness.DeferredError
 		if errors.As(err, &deferred) {
@@ -139,7 +140,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("looking up the last fetch of "+l.URL, err)
 	}
 	resp, ferr := c.client.Fetch(ctx, req)
-	next := c.sched.Release(ticket, c.observe(resp, ferr))
+	next := c.politeness.Release(ticket, c.observe(resp, ferr))
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
 	}
@@ -179,7 +180,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		}
 	case resp.Status >= 200 && resp.Status < 300:
 		if l.Kind == kindSitemap {
-			var hints map[string]sitemapHint
+			var hints map[string]recrawl.Hint
 			out.Links, hints = c.sitemapLinks(l, resp, &skips)
 			if err := c.saveHints(hints); err != nil {
 				return fmtErr("recording the sitemap hints of "+l.URL, err)
@@ -448,7 +449,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
 // priority, and nested sitemaps (bounded depth) as sitemap fetches; and, for the
 // adaptive recrawl schedule, what it says of how often its pages change.
-func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) ([]frontier.Entry, map[string]sitemapHint) {
+func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) ([]frontier.Entry, map[string]recrawl.Hint) {
 	// A sitemap that a robots.txt lists, directly or through an index, may name any URL
 	// of that robots.txt's site, whatever its own directory or host (sitemaps.org,
 	// "Sitemaps & Cross Submits"); l.FoundOn is that robots.txt. Other sitemaps cover
@@ -483,7 +484,7 @@ func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[
 		}
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: prioritySitemap, FoundOn: l.FoundOn, Kind: kindSitemap})
 	}
-	var hints map[string]sitemapHint
+	var hints map[string]recrawl.Hint
 	for _, su := range res.URLs {
 		u, err := c.urls.Canonical(su.Loc)
 		if err != nil {
@@ -580,7 +581,7 @@ func (c *Crawler) applyRules(host string, r *robots.Robots) {
 	c.rulesFor[host] = r
 	c.groupFor[host] = groupFacts{signal: g.ContentSignal, delay: max(g.CrawlDelay, g.RequestRate.Interval())}
 	c.rulesMu.Unlock()
-	c.sched.SetRules(host, pacing(g))
+	c.politeness.SetRules(host, pacing(g))
 	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
 }
 
@@ -608,7 +609,7 @@ const maxBlock = 10 * time.Millisecond
 // if one had been sent then. Later calls change nothing once that time has passed.
 func (c *Crawler) restoreSpacing(host string, delay time.Duration) {
 	if c.resumed && delay > 0 {
-		c.sched.Restore(host, c.started.Add(delay))
+		c.politeness.Restore(host, c.started.Add(delay))
 	}
 }
 

@@ -3,9 +3,11 @@ package crawl
 import (
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/recrawl"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -13,10 +15,10 @@ import (
 type lastFetch struct {
 	// base is the fetch this one follows: the page's schedule.db record's cur, or its
 	// prev when cur is that of this very lease, cut by a crash before its Done (see
-	// pageSchedule).
-	base    fetchState
+	// package recrawl).
+	base    recrawl.Fetch
 	hasBase bool
-	hint    sitemapHint      // what a sitemap said of the page
+	hint    recrawl.Hint     // what a sitemap said of the page
 	capture *storage.Capture // the page's last 2xx capture, if the archive knows one
 }
 
@@ -38,13 +40,13 @@ func (c *Crawler) lastFetch(l *frontier.Lease) (*lastFetch, error) {
 
 // scheduled reads what schedule.db knows of l's page.
 func (c *Crawler) scheduled(l *frontier.Lease) (*lastFetch, error) {
-	sched, ok, hint, err := c.schedule.get(l.URL)
+	rec, ok, hint, err := c.recrawl.Get(l.URL)
 	if err != nil {
 		return nil, err
 	}
-	lf := &lastFetch{base: sched.cur, hasBase: ok, hint: hint}
-	if ok && sched.cur.due == unixNano(l.Due) {
-		lf.base, lf.hasBase = sched.prev, sched.hasPrev
+	lf := &lastFetch{base: rec.Cur, hasBase: ok, hint: hint}
+	if ok && rec.Cur.Due == unixNano(l.Due) {
+		lf.base, lf.hasBase = rec.Prev, rec.HasPrev
 	}
 	return lf, nil
 }
@@ -58,7 +60,7 @@ func (lf *lastFetch) validators() (etag, lastMod string) {
 	case lf.capture == nil, lf.capture.Imported && !lf.hasBase:
 		return "", ""
 	case lf.hasBase:
-		return lf.base.etag, lf.base.lastMod
+		return lf.base.ETag, lf.base.LastModified
 	}
 	return lf.capture.ETag, lf.capture.LastModified
 }
@@ -78,8 +80,8 @@ func unixNano(t time.Time) int64 {
 // before the fetch (nil for a sitemap).
 //
 // A page's interval is recrawl.interval in fixed mode; in adaptive mode its first
-// interval comes from its sitemap hint (firstInterval) and each refetch shrinks or
-// grows it (nextInterval). Whether the page changed is decided against the fetch
+// interval comes from its sitemap hint (recrawl.Policy.First) and each refetch shrinks
+// or grows it (Policy.Next). Whether the page changed is decided against the fetch
 // before it in schedule.db: a 304 did not change it; otherwise a different status or
 // payload digest did. Sitemaps are read again every recrawl.interval in either mode,
 // so the URLs they add are found; robots.txt is not a queued URL (its cache refreshes
@@ -90,21 +92,21 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 	}
 	now := c.now()
 	if l.Kind != kindPage || last == nil {
-		return now.Add(c.cfg.Recrawl.Interval.d()), nil
+		return now.Add(time.Duration(c.cfg.Recrawl.Interval)), nil
 	}
-	cur := fetchState{due: unixNano(l.Due), fetched: page.FetchedAt, status: page.Status, digest: page.PayloadDigest}
+	cur := recrawl.Fetch{Due: unixNano(l.Due), Fetched: page.FetchedAt, Status: page.Status, Digest: page.PayloadDigest}
 	if page.Status >= 200 && page.Status < 300 && !page.Truncated {
-		cur.etag, cur.lastMod = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+		cur.ETag, cur.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	}
 	switch {
 	case last.hasBase:
 		base := &last.base
 		if loc.NotModified {
-			cur.status, cur.digest, cur.etag, cur.lastMod = base.status, base.digest, base.etag, base.lastMod
+			cur.Status, cur.Digest, cur.ETag, cur.LastModified = base.Status, base.Digest, base.ETag, base.LastModified
 		}
-		changed := !loc.NotModified && (cur.status != base.status || cur.digest != base.digest)
-		page.Changed, page.PreviousFetch = &changed, base.fetched.UTC()
-		cur.interval = c.cfg.Recrawl.nextInterval(base.interval, changed, last.hint)
+		changed := !loc.NotModified && (cur.Status != base.Status || cur.Digest != base.Digest)
+		page.Changed, page.PreviousFetch = &changed, base.Fetched.UTC()
+		cur.Interval = c.refetch.Next(base.Interval, changed, last.hint)
 	default:
 		if prev := last.capture; prev != nil {
 			// Archived before schedule.db knew the page (by an older version): its
@@ -112,16 +114,16 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 			changed := !loc.NotModified && !(loc.Revisit && loc.RefersTo == prev.RecordID)
 			page.Changed, page.PreviousFetch = &changed, prev.Fetched.UTC()
 			if loc.NotModified {
-				cur.status, cur.digest, cur.etag, cur.lastMod = 200, "", prev.ETag, prev.LastModified
+				cur.Status, cur.Digest, cur.ETag, cur.LastModified = 200, "", prev.ETag, prev.LastModified
 			}
 		}
-		cur.interval = c.cfg.Recrawl.firstInterval(last.hint, now)
+		cur.Interval = c.refetch.First(last.hint, now)
 	}
-	ps := &pageSchedule{cur: cur, prev: last.base, hasPrev: last.hasBase}
-	if err := c.schedule.put(l.URL, ps); err != nil {
+	rec := &recrawl.Record{Cur: cur, Prev: last.base, HasPrev: last.hasBase}
+	if err := c.recrawl.Put(l.URL, rec); err != nil {
 		return time.Time{}, err
 	}
-	return now.Add(cur.interval), nil
+	return now.Add(cur.Interval), nil
 }
 
 // refetchUnfinished gives o, with recrawl on, a refetch time if it ends its URL other
@@ -134,27 +136,27 @@ func (c *Crawler) refetchUnfinished(o *frontier.Outcome) {
 	if c.cfg.Recrawl.Interval <= 0 || o.Kind == frontier.Finished || !o.Refetch.IsZero() {
 		return
 	}
-	o.Refetch = c.now().Add(c.cfg.Recrawl.Interval.d())
+	o.Refetch = c.now().Add(time.Duration(c.cfg.Recrawl.Interval))
 }
 
 // sitemapHint adds to hints (made when nil) what a sitemap says of how often the page
 // at canonical URL u changes, for the adaptive schedule; in other modes, or when the
 // sitemap says nothing, it returns hints as they are.
-func (c *Crawler) sitemapHint(hints map[string]sitemapHint, u string, su *extract.SitemapURL) map[string]sitemapHint {
-	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != RecrawlAdaptive || su.ChangeFreq == "" && su.LastMod.IsZero() {
+func (c *Crawler) sitemapHint(hints map[string]recrawl.Hint, u string, su *extract.SitemapURL) map[string]recrawl.Hint {
+	if c.cfg.Recrawl.Interval <= 0 || c.cfg.Recrawl.Mode != config.RecrawlAdaptive || su.ChangeFreq == "" && su.LastMod.IsZero() {
 		return hints
 	}
 	if hints == nil {
-		hints = make(map[string]sitemapHint)
+		hints = make(map[string]recrawl.Hint)
 	}
-	hints[u] = sitemapHint{changeFreq: su.ChangeFreq, lastMod: su.LastMod}
+	hints[u] = recrawl.Hint{ChangeFreq: su.ChangeFreq, LastMod: su.LastMod}
 	return hints
 }
 
 // saveHints records sitemap hints in schedule.db.
-func (c *Crawler) saveHints(hints map[string]sitemapHint) error {
+func (c *Crawler) saveHints(hints map[string]recrawl.Hint) error {
 	if len(hints) == 0 {
 		return nil
 	}
-	return c.schedule.putHints(hints)
+	return c.recrawl.PutHints(hints)
 }

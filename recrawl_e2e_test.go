@@ -14,6 +14,7 @@ import (
 	warc "github.com/internetarchive/gowarc"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -31,7 +32,7 @@ func TestRecrawl(t *testing.T) {
 	}}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl.Interval = crawl.Duration(time.Second)
+	cfg.Recrawl.Interval = config.Duration(time.Second)
 	// Run until the second round: every page archived twice. A crawl that ended
 	// after the first round (recrawl ignored) fails here.
 	paths := []string{"/", "/etag", "/lm", "/changing"}
@@ -168,7 +169,7 @@ func TestRecrawlResume(t *testing.T) {
 	}}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl.Interval = crawl.Duration(time.Second)
+	cfg.Recrawl.Interval = config.Duration(time.Second)
 	urls := []string{"http://fresh.test/", "http://fresh.test/etag"}
 	runUntilArchived(t, cfg, urls, 1)
 	runUntilArchived(t, cfg, urls, 2) // a second run of the same crawl
@@ -196,7 +197,7 @@ func TestRecrawlResume(t *testing.T) {
 
 // runUntilArchived runs a crawl of cfg until each of urls has at least n lines in
 // pages.jsonl (a line is written once its records are durable), then stops it.
-func runUntilArchived(t *testing.T, cfg crawl.Config, urls []string, n int) {
+func runUntilArchived(t *testing.T, cfg config.Config, urls []string, n int) {
 	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	warc "github.com/internetarchive/gowarc"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -63,7 +64,7 @@ type modelFetch struct {
 // mode starts at Interval and multiplies it by 0.8 after a change and 1.4 after none,
 // within [MinInterval, MaxInterval]. A page with validators that did not change
 // answers 304; one without answers its same body, archived as a revisit.
-func modelSchedule(rc crawl.RecrawlConfig, pages map[string]*crawltest.Page, rounds int) map[string][]modelFetch {
+func modelSchedule(rc config.Recrawl, pages map[string]*crawltest.Page, rounds int) map[string][]modelFetch {
 	clamp := func(d time.Duration) time.Duration {
 		return min(max(d, time.Duration(rc.MinInterval)), time.Duration(rc.MaxInterval))
 	}
@@ -89,7 +90,7 @@ func modelSchedule(rc crawl.RecrawlConfig, pages map[string]*crawltest.Page, rou
 			switch {
 			case !fetched:
 				interval = time.Duration(rc.Interval)
-				if rc.Mode == crawl.RecrawlAdaptive {
+				if rc.Mode == config.RecrawlAdaptive {
 					interval = clamp(interval)
 				}
 			default:
@@ -100,7 +101,7 @@ func modelSchedule(rc crawl.RecrawlConfig, pages map[string]*crawltest.Page, rou
 						f.status, f.record = 304, "not-modified"
 					}
 				}
-				if rc.Mode == crawl.RecrawlAdaptive {
+				if rc.Mode == config.RecrawlAdaptive {
 					rate := 1.4
 					if f.changed {
 						rate = 0.8
@@ -132,7 +133,7 @@ func fetchesUpTo(model map[string][]modelFetch, host string, round int) map[stri
 // pages.jsonl holds at least want[u] lines for every u in want, then stops it; it
 // returns the lines per URL then. Nothing else may be due in the round: the tests
 // check the counts are exact.
-func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[string]int) map[string]int {
+func runRound(t *testing.T, cfg config.Config, offset time.Duration, want map[string]int) map[string]int {
 	t.Helper()
 	pages := filepath.Join(cfg.DataDir, "pages.jsonl")
 	runRoundUntil(t, cfg, offset, func() (bool, string) {
@@ -149,7 +150,7 @@ func runRound(t *testing.T, cfg crawl.Config, offset time.Duration, want map[str
 
 // runRoundUntil runs a crawl of cfg with its clock offset ahead of the real one until
 // done says so, then stops it. done's text says what is missing.
-func runRoundUntil(t *testing.T, cfg crawl.Config, offset time.Duration, done func() (bool, string)) {
+func runRoundUntil(t *testing.T, cfg config.Config, offset time.Duration, done func() (bool, string)) {
 	t.Helper()
 	c, err := crawl.New(cfg)
 	if err != nil {
@@ -190,15 +191,15 @@ func runRoundUntil(t *testing.T, cfg crawl.Config, offset time.Duration, done fu
 // fetched and a revisit for every unchanged fetch (no unchanged body stored twice),
 // pages.jsonl's changed and previous_fetch, and the politeness audit.
 func TestRecrawlSchedule(t *testing.T) {
-	for _, mode := range []string{crawl.RecrawlFixed, crawl.RecrawlAdaptive} {
+	for _, mode := range []string{config.RecrawlFixed, config.RecrawlAdaptive} {
 		t.Run(mode, func(t *testing.T) {
 			const host = "sched.test"
 			pages := schedulePages()
 			farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
 			dir := t.TempDir()
 			cfg := testConfig(farm, dir)
-			cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: mode,
-				MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
+			cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: mode,
+				MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
 			model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
 			for r := range scheduleRounds {
 				farm.SetRound(r)
@@ -341,8 +342,8 @@ func checkSchedule(t *testing.T, farm *crawltest.Farm, dir, host string, model m
 // crawler against to a schedule worked out by hand, so that the model cannot drift
 // with the code it checks.
 func TestRecrawlScheduleModel(t *testing.T) {
-	rc := crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
-		MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
+	rc := config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
+		MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
 	model := modelSchedule(rc, schedulePages(), scheduleRounds)
 	rounds := func(path string) string {
 		var s []string
@@ -409,8 +410,8 @@ func TestRecrawlSitemapHints(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
-		MinInterval: crawl.Duration(time.Hour), MaxInterval: crawl.Duration(30 * scheduleDay)}
+	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
+		MinInterval: config.Duration(time.Hour), MaxInterval: config.Duration(30 * scheduleDay)}
 	u := func(p string) string { return "http://" + host + p }
 	// Worked out by hand: / (no hint) starts at 1 day, then 1.4 and 1.96; the
 	// sitemap every day; /hourly at 1h, then 1.4h, 1.96h...; /weekly at 7 days (its
@@ -444,12 +445,12 @@ type recrawlJob struct {
 	Seeds   []string
 	Resolve map[string]string
 	DataDir string
-	Recrawl crawl.RecrawlConfig
+	Recrawl config.Recrawl
 	Offset  time.Duration
 }
 
 // config is the job's crawl configuration.
-func (j *recrawlJob) config() crawl.Config {
+func (j *recrawlJob) config() config.Config {
 	cfg := farmConfig(j.Seeds, j.Resolve, j.DataDir)
 	cfg.Recrawl = j.Recrawl
 	return cfg
@@ -489,8 +490,8 @@ func TestRecrawlKillResume(t *testing.T) {
 	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl = crawl.RecrawlConfig{Interval: crawl.Duration(scheduleDay), Mode: crawl.RecrawlAdaptive,
-		MinInterval: crawl.Duration(scheduleDay), MaxInterval: crawl.Duration(4 * scheduleDay)}
+	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
+		MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
 	model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
 	var before map[string]int
 	for r := range scheduleRounds {
@@ -598,7 +599,7 @@ func TestRecrawlUnfinished(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Recrawl.Interval = crawl.Duration(scheduleDay)
+	cfg.Recrawl.Interval = config.Duration(scheduleDay)
 	attempts := cfg.Fetch.MaxAttempts
 	skips := func() map[string]int {
 		n := map[string]int{}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -37,12 +38,12 @@ func (b *lockedBuffer) String() string {
 // crawlSite crawls s (/, /early, /late) into dir with one worker and returns stderr.
 func crawlSite(t *testing.T, s *site, dir string) string {
 	t.Helper()
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = []string{s.srv.URL + "/"}
 	cfg.Workers = 1
 	cfg.Network.AllowPrivate = true
-	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)

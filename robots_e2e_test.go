@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/robots"
 )
 
@@ -91,16 +91,16 @@ func TestRobotsFetching(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, tc.robots)
-			cfg := crawl.DefaultConfig()
+			cfg := config.Default()
 			cfg.DataDir = t.TempDir()
 			cfg.Seeds = []string{s.srv.URL + "/"}
 			cfg.Workers = 2
-			cfg.Politeness.MinDelay = crawl.Duration(5 * time.Millisecond)
-			cfg.Politeness.BackoffBase = crawl.Duration(5 * time.Millisecond)
-			cfg.Politeness.BackoffMax = crawl.Duration(20 * time.Millisecond)
-			cfg.Fetch.Timeout = crawl.Duration(300 * time.Millisecond)
+			cfg.Politeness.MinDelay = config.Duration(5 * time.Millisecond)
+			cfg.Politeness.BackoffBase = config.Duration(5 * time.Millisecond)
+			cfg.Politeness.BackoffMax = config.Duration(20 * time.Millisecond)
+			cfg.Fetch.Timeout = config.Duration(300 * time.Millisecond)
 			cfg.Robots.UnreachableAttempts = 2
-			cfg.Robots.UnreachableRetry = crawl.Duration(5 * time.Millisecond)
+			cfg.Robots.UnreachableRetry = config.Duration(5 * time.Millisecond)
 			cfg.Network.AllowPrivate = true
 			sum := runCrawl(t, cfg)
 

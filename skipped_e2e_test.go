@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -45,7 +46,7 @@ func TestCrawlSkippedJSONL(t *testing.T) {
 	cfg.Scope.Exclude = []string{`/drafts/`}
 	cfg.Scope.MaxDepth = 1
 	cfg.Fetch.MaxRedirects = 1
-	cfg.Fetch.Timeout = crawl.Duration(200 * time.Millisecond)
+	cfg.Fetch.Timeout = config.Duration(200 * time.Millisecond)
 	cfg.LogLevel = "debug"
 	runCrawl(t, cfg)
 
@@ -170,7 +171,7 @@ func TestCrawlSkippedDeferred(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Politeness.MaxDelay = crawl.Duration(100 * time.Millisecond)
+	cfg.Politeness.MaxDelay = config.Duration(100 * time.Millisecond)
 	runCrawl(t, cfg)
 	auditOK(t, farm, 0)
 	lines := readJSONL(t, filepath.Join(dir, "skipped.jsonl"))

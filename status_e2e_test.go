@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 )
 
 // blockingSite serves robots.txt at once and holds every page until release is closed.
@@ -64,10 +65,10 @@ func waitStatus(t *testing.T, dir, state string) *crawl.Status {
 func TestStatusFile(t *testing.T) {
 	srv, release := blockingSite(t)
 	defer release()
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{srv.URL + "/a"}
-	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.MetricsAddr = "127.0.0.1:0"
 	c, err := crawl.New(cfg)

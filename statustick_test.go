@@ -1,13 +1,17 @@
 package crawl
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/politecrawl/crawl/config"
+)
 
 // TestStatusTickOneStatsPass: a running crawl's status write takes one snapshot of
 // the frontier's figures for its rate and its file, not one for each: every
 // snapshot is a pass over the hosts under the frontier's lock (about 10 ms at
 // 100,000 hosts, during which no worker leases or finishes a URL).
 func TestStatusTickOneStatsPass(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{"http://a.example/"}
 	c, err := New(cfg)

@@ -10,17 +10,20 @@ import (
 // Reason says why a host must wait.
 type Reason uint8
 
-// Reasons a host waits, as reported by DeferredError.
+// Reasons a host waits, as reported by DeferredError and Wait. String gives the
+// names an archive records ("min-delay", "crawl-delay", ...).
 const (
-	ReasonDelay      Reason = iota // the minimum or adaptive delay
-	ReasonCrawlDelay               // robots.txt Crawl-delay or Request-rate
-	ReasonRetryAfter               // a Retry-After header on 429 or 503
-	ReasonBackoff                  // backoff after failures
-	ReasonVisitTime                // outside the robots.txt Visit-time windows
-	ReasonRestored                 // a ready time given to Restore
+	ReasonDelay       Reason = iota // the minimum delay, Options.MinDelay
+	ReasonCrawlDelay                // robots.txt Crawl-delay
+	ReasonRetryAfter                // a Retry-After header on 429 or 503
+	ReasonBackoff                   // backoff after failures
+	ReasonVisitTime                 // outside the robots.txt Visit-time windows
+	ReasonRestored                  // a ready time given to Restore
+	ReasonRequestRate               // robots.txt Request-rate
+	ReasonAdaptive                  // the adaptive delay, Options.AdaptiveFactor
 )
 
-var reasonNames = [...]string{"delay", "crawl-delay", "retry-after", "backoff", "visit-time", "restored"}
+var reasonNames = [...]string{"min-delay", "crawl-delay", "retry-after", "backoff", "visit-time", "restored", "request-rate", "adaptive"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -214,7 +217,7 @@ func (s *Scheduler) tryLocked(host string, now time.Time) (t *Ticket, at time.Ti
 func (s *Scheduler) delay(r *hostRules, last time.Duration) (time.Duration, Reason) {
 	d, why := s.opts.MinDelay, ReasonDelay
 	if r != nil && r.delay > d {
-		d, why = r.delay, ReasonCrawlDelay
+		d, why = r.delay, r.why
 	}
 	if k := s.opts.AdaptiveFactor; k > 0 && last > 0 {
 		a := s.opts.MaxDelay
@@ -222,7 +225,7 @@ func (s *Scheduler) delay(r *hostRules, last time.Duration) (time.Duration, Reas
 			a = time.Duration(f)
 		}
 		if a > d {
-			d, why = a, ReasonDelay
+			d, why = a, ReasonAdaptive
 		}
 	}
 	return d, why
@@ -241,19 +244,47 @@ func (s *Scheduler) backoff(n int32) time.Duration {
 	return b
 }
 
+// Wait is the wait Release imposed on a host after a response: the evidence an
+// archive keeps of why the next request came no sooner.
+type Wait struct {
+	// End is the response's end the wait counts from: Observation.End, or the
+	// scheduler's now at Release when that was zero, never before the request was
+	// granted or written.
+	End time.Time
+	// Until is the earliest time the host may be fetched next, as Release returns.
+	Until time.Time
+	// Reason says what set Until: the delay in force (ReasonDelay, ReasonCrawlDelay,
+	// ReasonRequestRate, ReasonAdaptive), a Retry-After, the backoff, a Visit-time
+	// window, or a wait imposed before (a restored ready time, or an overlapping
+	// request's).
+	Reason Reason
+}
+
+// Delay returns Until - End, the delay in force after the response; zero when the
+// host was ready at once.
+func (w Wait) Delay() time.Duration { return max(w.Until.Sub(w.End), 0) }
+
 // Release ends the request of ticket t with what happened, and returns the time the
 // host may be fetched next (as Ready would), for the engine to persist in the frontier.
+// It is ReleaseWait(t, obs).Until.
 // The next request waits for the delay in force counted from obs.End; after a failure
 // (429, 5xx, obs.Failed) it waits for the Retry-After time on 429 and 503 when one is
 // given and valid, or else for the exponential backoff; a success resets the backoff.
 // Releasing a ticket twice changes nothing and returns the host's ready time.
 func (s *Scheduler) Release(t *Ticket, obs Observation) time.Time {
+	return s.ReleaseWait(t, obs).Until
+}
+
+// ReleaseWait is Release, returning with the host's next time the response's end it
+// counts from and what set it, for the archive to record. Releasing a ticket twice
+// changes nothing and returns the host's ready time from now.
+func (s *Scheduler) ReleaseWait(t *Ticket, obs Observation) Wait {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Now()
 	if t.released {
-		next, _ := s.readyLocked(t.e, now)
-		return next
+		next, why := s.readyLocked(t.e, now)
+		return Wait{End: now, Until: next, Reason: why}
 	}
 	t.released = true
 	end := obs.End
@@ -307,8 +338,8 @@ func (s *Scheduler) Release(t *Ticket, obs Observation) time.Time {
 		x.wakeAll()
 	}
 	t.e.joinPending()
-	next, _ := s.readyLocked(t.e, now)
-	return next
+	next, why := s.readyLocked(t.e, now)
+	return Wait{End: end, Until: next, Reason: why}
 }
 
 func latest(ts ...time.Time) time.Time {

@@ -14,6 +14,10 @@
 //	next := s.Release(t, politeness.Observation{Written: w, End: e, Status: 200})
 //	// store next in the frontier so the host's ready time survives a restart
 //
+// [Scheduler.ReleaseWait] returns, with that time, the response's end it counts from and
+// what set it (min-delay, crawl-delay, request-rate, adaptive, retry-after, backoff), the
+// evidence an archive keeps so that anyone can check the crawl's pacing.
+//
 // # The gap guarantee
 //
 // With the default concurrency of one request per host, a host is never granted while a

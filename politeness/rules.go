@@ -89,11 +89,15 @@ func NextOpen(t time.Time, ws []Window) time.Time {
 // hostRules is the compiled form of Rules kept per host; nil means none.
 type hostRules struct {
 	delay   time.Duration // max(CrawlDelay, RequestRate.Interval())
+	why     Reason        // ReasonCrawlDelay or ReasonRequestRate, whichever set delay
 	windows []Window      // valid windows only
 }
 
 func compileRules(r Rules) *hostRules {
-	h := hostRules{delay: max(r.CrawlDelay, r.RequestRate.Interval(), 0)}
+	h := hostRules{delay: max(r.CrawlDelay, 0), why: ReasonCrawlDelay}
+	if i := r.RequestRate.Interval(); i > h.delay {
+		h.delay, h.why = i, ReasonRequestRate
+	}
 	for _, w := range r.VisitTime {
 		if w.Valid() {
 			h.windows = append(h.windows, w)

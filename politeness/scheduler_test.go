@@ -147,8 +147,8 @@ func TestRetryAfter(t *testing.T) {
 			tk := mustGrant(t, s, "a", t0)
 			obs := tt.obs
 			obs.End = end
-			if next := s.Release(tk, obs); !next.Equal(tt.want) {
-				t.Fatalf("Release(%+v):\n\tgot  next %v\n\twant %v", obs, next, tt.want)
+			if w := s.ReleaseWait(tk, obs); !w.Until.Equal(tt.want) || w.Reason != tt.why || !w.End.Equal(end) {
+				t.Fatalf("ReleaseWait(%+v):\n\tgot  %v until %v from %v\n\twant %v until %v from %v", obs, w.Reason, w.Until, w.End, tt.why, tt.want, end)
 			}
 			if !tt.deferredAt.IsZero() {
 				mustDefer(t, s, "a", tt.deferredAt, tt.want, tt.why)
@@ -287,7 +287,7 @@ func TestRequestRate(t *testing.T) {
 	s.SetRules("b", Rules{RequestRate: RequestRate{Requests: 1, Period: 5 * time.Minute}})
 	tk = mustGrant(t, s, "b", t0)
 	s.Release(tk, Observation{End: t0, Status: 200})
-	mustDefer(t, s, "b", t0, t0.Add(5*time.Minute), ReasonCrawlDelay)
+	mustDefer(t, s, "b", t0, t0.Add(5*time.Minute), ReasonRequestRate)
 }
 
 func TestVisitTime(t *testing.T) {
@@ -518,5 +518,36 @@ func TestOptionsDefaults(t *testing.T) {
 	off := New(Options{MinDelay: -1, AdaptiveFactor: -1, Jitter: -1, BackoffBase: time.Minute, BackoffMax: time.Second}).Options()
 	if off.MinDelay != 0 || off.AdaptiveFactor != 0 || off.Jitter != 0 || off.BackoffMax != time.Minute {
 		t.Errorf("negative values: got %+v, want MinDelay, AdaptiveFactor, Jitter 0 and BackoffMax raised to BackoffBase", off)
+	}
+}
+
+// TestReleaseWaitSource checks what ReleaseWait says set the delay after a response.
+func TestReleaseWaitSource(t *testing.T) {
+	end := t0.Add(sec(1))
+	tests := []struct {
+		name     string
+		opts     Options
+		rules    Rules
+		duration time.Duration
+		delay    time.Duration
+		why      Reason
+	}{
+		{"min delay", Options{MinDelay: sec(2)}, Rules{}, 0, sec(2), ReasonDelay},
+		{"crawl-delay", Options{MinDelay: sec(1)}, Rules{CrawlDelay: sec(3)}, 0, sec(3), ReasonCrawlDelay},
+		{"request-rate", Options{MinDelay: sec(1)}, Rules{CrawlDelay: sec(2), RequestRate: RequestRate{1, sec(4)}}, 0, sec(4), ReasonRequestRate},
+		{"crawl-delay above request-rate", Options{MinDelay: sec(1)}, Rules{CrawlDelay: sec(5), RequestRate: RequestRate{1, sec(4)}}, 0, sec(5), ReasonCrawlDelay},
+		{"adaptive", Options{MinDelay: sec(1), AdaptiveFactor: 2}, Rules{}, sec(1.5), sec(3), ReasonAdaptive},
+		{"no delay", Options{MinDelay: -1}, Rules{}, 0, 0, ReasonDelay},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newTest(tt.opts)
+			s.SetRules("a", tt.rules)
+			tk := mustGrant(t, s, "a", t0)
+			w := s.ReleaseWait(tk, Observation{End: end, Status: 200, Duration: tt.duration})
+			if w.Delay() != tt.delay || w.Reason != tt.why || !w.End.Equal(end) {
+				t.Errorf("ReleaseWait: %v for %v from %v; want %v for %v from %v", w.Reason, w.Delay(), w.End, tt.why, tt.delay, end)
+			}
+		})
 	}
 }

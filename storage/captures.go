@@ -54,8 +54,8 @@ type pendingCapture struct {
 // LastCapture returns the last 2xx capture of uri archived by this writer or
 // by an earlier run with the same digest index, or else the one imported from
 // an earlier crawl by ImportDedup (Imported set), and false if there is none.
-// A capture reaches the index once its records are durable; a crash may lose
-// the last few hundred, whose next refetch is then unconditional. It is safe
+// A capture reaches the index once its records are durable (after a crash, when
+// the next OpenWARC reads the last ones back from the WARC files). It is safe
 // for concurrent use.
 func (w *WARCWriter) LastCapture(uri string) (Capture, bool, error) {
 	w.dmu.Lock()

@@ -164,6 +164,9 @@ type indexLine struct {
 	detected string // identified payload type of a response; "" for a revisit
 	rel      int64  // offset of the record in the data committed with it
 	prefix   []byte // the line up to the offset's value
+	// cc, when the writer keeps a Parquet index, is the record's row but for
+	// its place.
+	cc *ccCapture
 }
 
 // newIndexLine describes the response or revisit record of an exchange:

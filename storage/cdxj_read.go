@@ -131,18 +131,36 @@ func readIndexRecord(br *bufio.Reader) (*cdxjEntry, bool) {
 // CDXJ index beside it (path + IndexSuffix), replacing any index there and
 // removing a leftover open index. It returns the number of lines written.
 func RebuildIndex(path string) (int, error) {
+	n, _, err := rebuildIndex(path, -1, false)
+	return n, err
+}
+
+// rebuildIndex is RebuildIndex reading at most limit bytes of the file (all if
+// negative). With keepLonger, an index already there with more lines than the new one
+// is kept, and its line count returned as kept (0 otherwise).
+func rebuildIndex(path string, limit int64, keepLonger bool) (n, kept int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, fmt.Errorf("storage: index: %w", err)
+		return 0, 0, fmt.Errorf("storage: index: %w", err)
 	}
 	defer f.Close()
+	var r io.Reader = f
+	if limit >= 0 {
+		r = io.LimitReader(f, limit)
+	}
 	var data []byte
-	n := 0
-	_, err = IndexWARC(f, filepath.Base(path), func(line []byte) error {
+	_, err = IndexWARC(r, filepath.Base(path), func(line []byte) error {
 		data = append(data, line...)
 		n++
 		return nil
 	})
+	if err == nil && keepLonger {
+		if old, rerr := os.ReadFile(path + IndexSuffix); rerr == nil {
+			if lines := bytes.Count(old, []byte("\n")); lines > n {
+				return n, lines, nil
+			}
+		}
+	}
 	if err == nil {
 		err = writeSortedIndex(path+IndexSuffix, data, false)
 	}
@@ -152,9 +170,9 @@ func RebuildIndex(path string) (int, error) {
 		}
 	}
 	if err != nil {
-		return n, fmt.Errorf("storage: index %s: %w", filepath.Base(path), err)
+		return n, 0, fmt.Errorf("storage: index %s: %w", filepath.Base(path), err)
 	}
-	return n, nil
+	return n, 0, nil
 }
 
 // WARCFiles returns the paths of the WARC files (*.warc.gz) in dir, sorted by
@@ -226,27 +244,40 @@ func lockDir(dir string) (unlock func(), err error) {
 	return func() { db.Close() }, nil
 }
 
-// RebuildIndexes rebuilds the CDXJ index of every WARC file in dir (see
-// RebuildIndex) and calls fn, if not nil, after each with the file's path and
-// its number of lines. It refuses a directory a running crawl writes to
-// (ErrInUse).
+// RebuildIndexes is IndexWARCDir with the zero ToolOptions: it refuses damage.
 func RebuildIndexes(dir string, fn func(path string, lines int)) error {
+	return IndexWARCDir(dir, ToolOptions{}, fn)
+}
+
+// IndexWARCDir rebuilds the CDXJ index of every WARC file of a crawl in dir (see
+// RebuildIndex) and calls fn, if not nil, after each with the file's path and its
+// number of lines. It first checks every file as CheckWARC does and refuses, writing
+// nothing, if one is damaged (a *DamageError naming the file and the byte), unless it
+// is the file a crash left open, whose torn end is left out, or opts.Damaged. It never
+// replaces an index with a shorter one: such an index is kept (and warned of). Files
+// that are not named as a crawl's WARC files are left alone (and warned of). It refuses
+// a directory a running crawl writes to (ErrInUse).
+func IndexWARCDir(dir string, opts ToolOptions, fn func(path string, lines int)) error {
 	unlock, err := lockDir(dir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	paths, err := WARCFiles(dir)
+	files, err := checkWARCs(dir, &opts)
 	if err != nil {
 		return err
 	}
-	for _, p := range paths {
-		n, err := RebuildIndex(p)
+	for _, w := range files {
+		n, kept, err := rebuildIndex(w.path, w.whole, !w.crashed)
 		if err != nil {
 			return err
 		}
+		if kept > n {
+			opts.warn(w.path+IndexSuffix, "kept: it has %d lines, the file's whole records %d", kept, n)
+			n = kept
+		}
 		if fn != nil {
-			fn(p, n)
+			fn(w.path, n)
 		}
 	}
 	return nil

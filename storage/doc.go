@@ -57,7 +57,10 @@
 // profile server-not-modified whose WARC-Refers-To, -Target-URI and -Date name
 // the URI's last 2xx capture; it has no WARC-Payload-Digest. The digest index
 // keeps, per URI, that last capture and its ETag and Last-Modified
-// ([WARCWriter.LastCapture]), which a refetch sends as a conditional GET.
+// ([WARCWriter.LastCapture]), which a refetch sends as a conditional GET. The
+// index takes digests and captures in batches once their records are durable;
+// those a crash kept out of it are read back from the WARC files when the
+// directory is opened again, so no payload is stored twice across a kill.
 //
 // [WARCWriter.ImportDedup] adds to the digest index the digests and captures of
 // an earlier crawl (its digests.db, or its CDXJ files), so that its payloads

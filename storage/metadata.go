@@ -19,7 +19,41 @@ type Metadata struct {
 	// Robots is the robots.txt decision that let the page be fetched; nil:
 	// not recorded.
 	Robots *RobotsDecision
+	// OptOut is the page's verdict under the opt-out signals beyond robots.txt
+	// (TDMRep, noai, Content-Usage), as the crawl words it; empty: none recorded.
+	// It is written as the field opt-out and goes into the Parquet index.
+	OptOut string
+	// Timing is the evidence of the fetch's politeness: when the response
+	// ended and the delay the host was given after it; nil: not recorded.
+	Timing *Timing
 }
+
+// Timing is what an audit needs of one fetch beyond the WARC-Date of its
+// request record (when it started): when its response ended, and the delay in
+// force after it, with what set that delay.
+type Timing struct {
+	// End is when the last byte of the response was received. It is written
+	// rounded up to the millisecond, so that the gap between it and the next
+	// request's WARC-Date (rounded down) is never longer than the real one.
+	End time.Time
+	// Delay is the least time the crawler waited after End before its next
+	// request to the host; zero with DelaySource "" means not recorded.
+	Delay time.Duration
+	// DelaySource says what set Delay, such as "min-delay", "crawl-delay",
+	// "request-rate", "retry-after", "backoff" or "adaptive".
+	DelaySource string
+}
+
+// The fields of a metadata record that carry a [Timing].
+const (
+	// FieldResponseEnd is the response's end, a WARC date with milliseconds.
+	FieldResponseEnd = "response-end"
+	// FieldDelay is the delay in force after the response, in whole
+	// milliseconds rounded up.
+	FieldDelay = "delay-ms"
+	// FieldDelaySource names what set the delay.
+	FieldDelaySource = "delay-source"
+)
 
 // RobotsDecision is the provenance of a robots.txt decision.
 type RobotsDecision struct {
@@ -42,7 +76,8 @@ type RobotsDecision struct {
 // The record block holds one field per line: "outlink: <URI>" per outlink,
 // then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
 // robots-rule ("none" when no rule matched), robots-decision ("allow" or
-// "disallow") and, when the robots.txt gives one, robots-content-signal. A
+// "disallow") and, when the robots.txt gives one, robots-content-signal; then opt-out
+// when one is recorded, and the Timing's response-end, delay-ms and delay-source. A
 // metadata record written by Append with Exchange.Page ends with one more field,
 // pages-line: the page's pages.jsonl line (see Exchange.Page).
 func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
@@ -132,7 +167,35 @@ func (m *Metadata) fields() []byte {
 			add("robots-content-signal", r.ContentSignal)
 		}
 	}
+	if m.OptOut != "" {
+		add("opt-out", m.OptOut)
+	}
+	if t := m.Timing; t != nil {
+		if !t.End.IsZero() {
+			b = append(b, FieldResponseEnd+": "...)
+			b = append(ceilMillisecond(t.End).UTC().AppendFormat(b, millisecondLayout), "\r\n"...)
+		}
+		if t.Delay > 0 || t.DelaySource != "" {
+			b = append(b, FieldDelay+": "...)
+			ms := (max(t.Delay, 0) + time.Millisecond - 1) / time.Millisecond
+			b = append(strconv.AppendInt(b, int64(ms), 10), "\r\n"...)
+			if t.DelaySource != "" {
+				add(FieldDelaySource, t.DelaySource)
+			}
+		}
+	}
 	return b
+}
+
+// millisecondLayout is a WARC date with milliseconds.
+const millisecondLayout = "2006-01-02T15:04:05.000Z"
+
+// ceilMillisecond rounds t up to the next whole millisecond.
+func ceilMillisecond(t time.Time) time.Time {
+	if r := t.Truncate(time.Millisecond); r.Before(t) {
+		return r.Add(time.Millisecond)
+	}
+	return t
 }
 
 // pagesLineField names the metadata field that carries a page's pages.jsonl line.

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
+	"crypto/rand"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,13 +35,17 @@ type WACZOptions struct {
 	Software string
 	// Now dates the package and its entries. Zero: time.Now.
 	Now func() time.Time
+	// ToolOptions say what becomes of damaged WARC files (refused by default) and of
+	// files not named as a crawl's (left out).
+	ToolOptions
 }
 
 // WACZStats says what PackWACZ packaged.
 type WACZStats struct {
 	WARCFiles  int   // WARC files stored
 	WARCBytes  int64 // bytes of WARC stored
-	Dropped    int64 // bytes of torn records left out at the end of WARC files (a crash)
+	Dropped    int64 // bytes of torn or damaged records left out of WARC files
+	Damaged    int   // damaged WARC files of which only the whole records were packed (Damaged)
 	IndexLines int   // lines of indexes/index.cdxj
 	Pages      int   // lines of pages/pages.jsonl, its header excluded
 }
@@ -52,13 +57,16 @@ type WACZStats struct {
 // pages/pages.jsonl in the WACZ page format, and datapackage.json with the
 // size and SHA-256 of each file, then datapackage-digest.json.
 //
-// It streams: every byte is read once (the file a crash left open twice) and
+// It checks every WARC file first, as Verify does, and refuses a damaged one
+// (a *DamageError naming the file and the byte), unless opts.Damaged, which
+// packs its whole records only; files not named as a crawl's WARC files are
+// left out (see ToolOptions). Every byte is read twice (once to check it) and
 // memory stays bounded whatever the crawl's size, but for the index lines of
 // WARC files without a finished index. It works on a crawl that was killed:
-// a WARC file without a finished index is indexed here and stored without
-// its torn tail, and torn lines of the pages file are skipped, as are pages
-// whose record is not in the package. It refuses a directory a running crawl
-// writes to (ErrInUse).
+// the WARC file a crash left open is indexed here and stored without its torn
+// tail, and torn lines of the pages file are skipped, as are pages whose record
+// is not in the package. It refuses a directory a running crawl writes to
+// (ErrInUse).
 func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZStats, error) {
 	var st WACZStats
 	if opts.Software == "" {
@@ -76,7 +84,7 @@ func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZS
 		return st, err
 	}
 	defer unlock()
-	paths, err := WARCFiles(warcDir)
+	files, err := checkWARCs(warcDir, &opts.ToolOptions)
 	if err != nil {
 		return st, err
 	}
@@ -85,24 +93,26 @@ func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZS
 	// Each WARC file: its whole length and its index, finished or made here.
 	whole := map[string]int64{}
 	var sources []indexSource
-	for _, path := range paths {
-		name := filepath.Base(path)
-		fi, err := os.Stat(path)
-		if err != nil {
-			return st, fmt.Errorf("storage: wacz: %w", err)
+	var paths []string
+	for _, w := range files {
+		name := filepath.Base(w.path)
+		paths = append(paths, w.path)
+		if w.whole == w.size {
+			if f, err := os.Open(w.path + IndexSuffix); err == nil {
+				whole[name] = w.size
+				sources = append(sources, &fileSource{f: f, br: bufio.NewReaderSize(f, 64<<10)})
+				defer f.Close()
+				continue
+			}
+		} else if !w.crashed {
+			st.Damaged++
 		}
-		if f, err := os.Open(path + IndexSuffix); err == nil {
-			whole[name] = fi.Size()
-			sources = append(sources, &fileSource{f: f, br: bufio.NewReaderSize(f, 64<<10)})
-			defer f.Close()
-			continue
-		}
-		lines, n, err := indexFile(path)
+		lines, n, err := indexFile(w.path, w.whole)
 		if err != nil {
 			return st, err
 		}
 		whole[name] = n
-		st.Dropped += fi.Size() - n
+		st.Dropped += w.size - n
 		sources = append(sources, &memSource{lines: lines})
 	}
 	for _, path := range paths {
@@ -177,16 +187,16 @@ func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZS
 	return st, nil
 }
 
-// indexFile indexes the WARC file at path and returns its lines, sorted, and
-// the length of its whole records.
-func indexFile(path string) ([][]byte, int64, error) {
+// indexFile indexes the first limit bytes of the WARC file at path and returns
+// their lines, sorted, and the length of their whole records.
+func indexFile(path string, limit int64) ([][]byte, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("storage: wacz: %w", err)
 	}
 	defer f.Close()
 	var lines [][]byte
-	n, err := IndexWARC(f, filepath.Base(path), func(l []byte) error {
+	n, err := IndexWARC(io.LimitReader(f, limit), filepath.Base(path), func(l []byte) error {
 		lines = append(lines, bytes.Clone(l))
 		return nil
 	})
@@ -425,23 +435,18 @@ func htmlType(ct string) bool {
 
 // PackWACZFile writes the WACZ package of PackWACZ to the file at path,
 // through a temporary file in the same directory renamed into place once
-// whole and synced, so path never holds a partial package.
+// whole and synced, so path never holds a partial package. The file's mode is
+// that of the crawl's other files: 0644 less the umask.
 func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	f, err := createTemp(path)
 	if err != nil {
 		return WACZStats{}, fmt.Errorf("storage: wacz: %w", err)
 	}
 	tmp := f.Name()
-	// CreateTemp makes the file readable by its owner only; a package is meant to be
-	// shared, as the WARC files are.
-	err = f.Chmod(0o644)
-	var st WACZStats
+	bw := bufio.NewWriterSize(f, 1<<20)
+	st, err := PackWACZ(bw, warcDir, pagesPath, opts)
 	if err == nil {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		st, err = PackWACZ(bw, warcDir, pagesPath, opts)
-		if err == nil {
-			err = bw.Flush()
-		}
+		err = bw.Flush()
 	}
 	if err == nil {
 		err = f.Sync()
@@ -460,6 +465,18 @@ func PackWACZFile(path, warcDir, pagesPath string, opts WACZOptions) (WACZStats,
 		return st, err
 	}
 	return st, nil
+}
+
+// createTemp creates a new file beside path, named path.<random>.tmp, with the mode
+// of every file of a crawl: 0644 less the umask (os.CreateTemp would make it 0600
+// whatever the umask).
+func createTemp(path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path+"."+rand.Text()[:10]+".tmp", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
 }
 
 // notModifiedStatus is the status field of a server-not-modified revisit's

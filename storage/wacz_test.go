@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -180,29 +181,39 @@ func TestPackWACZ(t *testing.T) {
 	}
 }
 
-// TestPackWACZFile checks that the package goes to its path whole, readable by all as
-// the WARC files are (not 0600, as a temporary file is made), with nothing left beside it.
+// TestPackWACZFile checks that the package goes to its path whole, with the mode of
+// the crawl's other files (0644 less the umask: shared as the WARC files are under
+// umask 022, the owner's alone under 077, where a temporary file would be 0600 under
+// either), with nothing left beside it.
 func TestPackWACZFile(t *testing.T) {
 	dir := t.TempDir()
 	w, pw, _ := crawlDir(t, dir, 3)
 	w.Close()
 	pw.Close()
-	outDir := t.TempDir()
-	out := filepath.Join(outDir, "crawl.wacz")
-	if _, err := PackWACZFile(out, filepath.Join(dir, "warc"), filepath.Join(dir, "pages.jsonl"), WACZOptions{Now: fixedNow}); err != nil {
-		t.Fatal(err)
-	}
-	checkWACZ(t, out)
-	fi, err := os.Stat(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fi.Mode().Perm(); got&0o044 != 0o044 {
-		t.Errorf("mode %v, want readable by group and others", got)
-	}
-	entries, _ := os.ReadDir(outDir)
-	if len(entries) != 1 {
-		t.Errorf("%d files in the output directory, want the package alone", len(entries))
+	for _, c := range []struct {
+		umask int
+		want  os.FileMode
+	}{{0o022, 0o644}, {0o077, 0o600}} {
+		outDir := t.TempDir()
+		out := filepath.Join(outDir, "crawl.wacz")
+		old := syscall.Umask(c.umask)
+		_, err := PackWACZFile(out, filepath.Join(dir, "warc"), filepath.Join(dir, "pages.jsonl"), WACZOptions{Now: fixedNow})
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkWACZ(t, out)
+		fi, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != c.want {
+			t.Errorf("umask %03o: mode %v, want %v", c.umask, got, c.want)
+		}
+		entries, _ := os.ReadDir(outDir)
+		if len(entries) != 1 {
+			t.Errorf("%d files in the output directory, want the package alone", len(entries))
+		}
 	}
 }
 

@@ -82,6 +82,15 @@ type WARCOptions struct {
 	// record, then the conversion record of each Exchange.Conversion, written and
 	// synced with the WARC file's records.
 	WET bool
+	// Parquet, when not empty, is the directory of the Parquet index (a crawl's
+	// data_dir/cc-index): beside each WARC file, once it is closed, the rows of its
+	// response and revisit records in Common Crawl's flat cc-index schema, in
+	// Parquet/crawl=<CrawlName>/subset=<warc|robotstxt|crawldiagnostics>/<NAME>.parquet.
+	// warc_filename names the WARC file as <base name of Dir>/<NAME>, relative to
+	// the directory holding Dir. MaxFileSize must then be below 2 GiB.
+	Parquet string
+	// CrawlName is the crawl partition of the Parquet index. Zero: Prefix.
+	CrawlName string
 	// NoSync skips every fsync: for tests and benchmarks only, as records
 	// are then not durable when a write returns.
 	NoSync bool
@@ -179,7 +188,8 @@ type WARCWriter struct {
 	db   *bolt.DB
 	fl   flusher
 	rec  *Recovery
-	cdx  *cdxjWriter // the CDXJ index of each file (cdxj_writer.go)
+	cdx  *cdxjWriter   // the CDXJ index of each file (cdxj_writer.go)
+	pq   *parquetIndex // the Parquet index of each file, when kept (parquet.go)
 
 	// repairs lists what OpenWARC cut or removed, damaged the files of
 	// earlier runs it found damaged and left alone (recover.go).
@@ -252,6 +262,12 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
+	if opts.Parquet != "" && opts.MaxFileSize > maxParquetFileSize {
+		return nil, fmt.Errorf("storage: %w: WARC files of %d bytes with a Parquet index, whose offsets are 32 bits", ErrInvalid, opts.MaxFileSize)
+	}
+	if opts.CrawlName == "" {
+		opts.CrawlName = opts.Prefix
+	}
 	if opts.Software == "" {
 		opts.Software = DefaultSoftware
 	}
@@ -285,6 +301,7 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		captures: make(map[string]pendingCapture),
 		durable:  make(map[string]int64),
 		cdx:      newCDXJWriter(opts.Dir, opts.NoSync),
+		pq:       newParquetIndex(&opts),
 		mapped:   boltmap.NewLimit(0),
 	}
 	if err := w.recover(); err != nil {
@@ -292,7 +309,17 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := w.catchUp(); err != nil {
+		w.mapped.Close()
+		db.Close()
+		return nil, err
+	}
 	if err := rebuildOpenIndexes(opts.Dir); err != nil {
+		w.mapped.Close()
+		db.Close()
+		return nil, err
+	}
+	if err := w.rebuildMissingParquet(); err != nil {
 		w.mapped.Close()
 		db.Close()
 		return nil, err
@@ -623,6 +650,9 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		fields = append(fields, field{"WARC-Payload-Digest", loc.PayloadDigest})
 	}
 	ix := newIndexLine(ex.TargetURI, d, respHead, ex.Body, &loc)
+	if w.pq != nil {
+		ix.cc = w.ccCapture(ex, d, respHead, ix.detected, &loc)
+	}
 	if ix.detected != "" {
 		fields = append(fields, field{"WARC-Identified-Payload-Type", ix.detected})
 	}
@@ -778,6 +808,9 @@ func (w *WARCWriter) commit(ctx context.Context, data, wet []byte, wait bool, di
 	}
 	if ix != nil {
 		w.cdx.add(name, w.size, ix.line(name, off))
+		if ix.cc != nil {
+			w.pq.add(name, off+ix.rel, ix.entry.length, ix.cc)
+		}
 	}
 	w.seq++
 	seq := w.seq
@@ -932,6 +965,9 @@ func (w *WARCWriter) closeFile() error {
 	w.fl.advance(w.seq)
 	w.markDurable(sp)
 	w.cdx.finish(w.name, w.size) // an error is kept and returned by Close
+	if w.pq != nil {
+		w.pq.finish(w.name) // likewise
+	}
 	w.f, w.wet = nil, nil
 	if err != nil {
 		return fmt.Errorf("storage: close %s: %w", w.name, err)
@@ -1042,9 +1078,8 @@ func (w *WARCWriter) lookup(d string) (digestRef, bool, error) {
 }
 
 // persistBatch is how many pages' durable digests and captures wait in memory
-// before a write moves them into the index. Losing them in a crash costs only
-// that their payloads are archived in full once more after the restart (the index
-// is rebuilt from the WARC files). A write rewrites the index pages its keys fall
+// before a write moves them into the index. A crash loses them from the index
+// only: the next OpenWARC reads them back from the WARC files (catchUp). A write rewrites the index pages its keys fall
 // on (in a large index about one a key) and commits: 1,024 rather than 256 makes a
 // quarter of the commits (BENCHMARKS.md, fifth session).
 const persistBatch = 1024
@@ -1168,6 +1203,11 @@ func (w *WARCWriter) Close() error {
 	}
 	if cerr := w.cdx.close(); cerr != nil && err == nil {
 		err = cerr
+	}
+	if w.pq != nil {
+		if perr := w.pq.close(); perr != nil && err == nil {
+			err = perr
+		}
 	}
 	return err
 }

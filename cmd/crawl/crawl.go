@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -26,7 +27,7 @@ type crawlFlags struct {
 	seeds        string
 	agent        string
 	workers      int
-	delay        crawl.Duration
+	delay        config.Duration
 	scope        string
 	maxDepth     int
 	maxPages     int
@@ -71,7 +72,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 }
 
 // apply writes the flags that were given over cfg.
-func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *crawl.Config) {
+func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *config.Config) {
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
 		case "data":
@@ -125,22 +126,22 @@ func runCrawl(ctx context.Context, m *Main, args []string) error {
 
 // crawlConfig turns the crawl's command line into a validated configuration and the
 // -progress mode.
-func crawlConfig(m *Main, args []string) (crawl.Config, string, error) {
+func crawlConfig(m *Main, args []string) (config.Config, string, error) {
 	fs := m.flagSet("crawl", "usage: crawl [flags] [URL...]\n\nCrawls politely from the seed URLs into the data directory; running the same\ncommand again resumes. Flags may come before or after the URLs. Sub-commands:\ncrawl help.")
 	var f crawlFlags
 	f.register(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
-		return crawl.Config{}, "", err
+		return config.Config{}, "", err
 	}
 	switch f.progress {
 	case "auto", "line", "log", "none":
 	default:
-		return crawl.Config{}, "", usagef("-progress must be auto, line, log or none")
+		return config.Config{}, "", usagef("-progress must be auto, line, log or none")
 	}
 	for _, u := range urls {
 		if err := checkBareWord(u); err != nil {
-			return crawl.Config{}, "", err
+			return config.Config{}, "", err
 		}
 	}
 	cfg, err := loadConfig(f.config)
@@ -168,7 +169,7 @@ func crawlConfig(m *Main, args []string) (crawl.Config, string, error) {
 }
 
 // runEngine runs a crawl of cfg with signals, progress and a final summary.
-func runEngine(ctx context.Context, m *Main, cfg crawl.Config, progress string) error {
+func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string) error {
 	c, err := crawl.New(cfg)
 	if err != nil {
 		return usagef("%v", err)
@@ -242,16 +243,16 @@ func runEngine(ctx context.Context, m *Main, cfg crawl.Config, progress string) 
 	return runErr
 }
 
-func loadConfig(path string) (crawl.Config, error) {
+func loadConfig(path string) (config.Config, error) {
 	if path == "" {
-		return crawl.DefaultConfig(), nil
+		return config.Default(), nil
 	}
 	file, err := os.Open(path)
 	if err != nil {
-		return crawl.Config{}, usagef("%v", err)
+		return config.Config{}, usagef("%v", err)
 	}
 	defer file.Close()
-	cfg, err := crawl.ParseConfig(file)
+	cfg, err := config.Parse(file)
 	if err != nil {
 		return cfg, usagef("%s: %v", path, err)
 	}
@@ -262,7 +263,7 @@ func loadConfig(path string) (crawl.Config, error) {
 // rest are counted.
 const maxSeedWarnings = 10
 
-// readSeeds reads a seeds file with crawl.ParseSeeds. Lines that are not URLs are
+// readSeeds reads a seeds file with config.ParseSeeds. Lines that are not URLs are
 // skipped with a warning on stderr naming their line numbers, and counted; a file
 // without any seed URL is an error.
 func readSeeds(stderr io.Writer, path string) ([]string, error) {
@@ -271,7 +272,7 @@ func readSeeds(stderr io.Writer, path string) ([]string, error) {
 		return nil, err
 	}
 	defer file.Close()
-	seeds, skipped, err := crawl.ParseSeeds(file)
+	seeds, skipped, err := config.ParseSeeds(file)
 	if err != nil {
 		return nil, fmt.Errorf("seeds file %s: %w", path, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -22,7 +22,7 @@ const demoMarker = ".politecrawl-demo"
 func runDemo(ctx context.Context, m *Main, args []string) error {
 	fs := m.flagSet("demo", "usage: crawl demo [-data DIR] [-delay D]\n\nStarts a small farm of web sites on loopback (robots.txt of every kind, a\nsitemap, redirects, a nofollow page, errors) and crawls it with the normal\nengine and defaults, but a short delay (and robots.txt retries and backoff\nten delays apart). Then it prints the summary and where the WARC files and\npages.jsonl went.")
 	data := fs.String("data", "crawl-demo", "data `dir`ectory for the demo crawl (replaced if an earlier demo made it)")
-	delayFlag := crawl.Duration(100 * time.Millisecond)
+	delayFlag := config.Duration(100 * time.Millisecond)
 	fs.Var(&delayFlag, "delay", "least `time` between requests to one host, such as 100ms or 1 (seconds)")
 	delay := (*time.Duration)(&delayFlag)
 	progress := fs.String("progress", "auto", "progress display: auto, line, log or none")
@@ -55,19 +55,19 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 			"  fetching such a host, so expect a warning for each and their URLs set aside.\n", strings.Join(unreachable, " and "))
 	}
 
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = *data
 	cfg.Seeds = farm.Seeds()
-	cfg.Politeness.MinDelay = crawl.Duration(*delay)
+	cfg.Politeness.MinDelay = config.Duration(*delay)
 	cfg.Network.AllowPrivate = true // the farm is on loopback
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.Workers = 8
 	// The farm has hosts whose robots.txt answers 503 and 429: retry them, and back off
 	// from them, on the demo's time scale rather than the default minute and seconds, so
 	// the demo ends in seconds.
-	cfg.Robots.UnreachableRetry = crawl.Duration(10 * *delay)
-	cfg.Politeness.BackoffBase = crawl.Duration(10 * *delay)
-	cfg.Politeness.BackoffMax = crawl.Duration(100 * *delay)
+	cfg.Robots.UnreachableRetry = config.Duration(10 * *delay)
+	cfg.Politeness.BackoffBase = config.Duration(10 * *delay)
+	cfg.Politeness.BackoffMax = config.Duration(100 * *delay)
 	if err := runEngine(ctx, m, cfg, *progress); err != nil {
 		return err
 	}

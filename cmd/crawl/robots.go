@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/robots"
 )
@@ -35,11 +35,11 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 		"that decided, then the crawl-delay, request-rate, visit-time, content-signal and\n"+
 		"sitemaps of that robots.txt. Without -file, each URL's live robots.txt is fetched\n"+
 		"(up to 5 redirects) and its status applied as RFC 9309 §2.3.1 says.")
-	agent := fs.String("agent", crawl.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
+	agent := fs.String("agent", config.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
 	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
 	configFile := fs.String("config", "", "read fetch.ca_file, fetch.insecure_skip_verify and network.allow_private from this YAML `file`, as a crawl does")
-	timeoutFlag := crawl.Duration(30 * time.Second)
+	timeoutFlag := config.Duration(30 * time.Second)
 	fs.Var(&timeoutFlag, "timeout", "deadline of each robots.txt fetch, a `time` such as 30s or 30 (seconds)")
 	timeout := (*time.Duration)(&timeoutFlag)
 	urls, err := parseFlags(fs, args)
@@ -72,7 +72,7 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 				return err
 			}
 			if opts.TLSConfig, err = cfg.Fetch.TLS(); err != nil {
-				return &crawl.ConfigError{Field: "fetch.ca_file", Value: cfg.Fetch.CAFile, Err: err}
+				return err
 			}
 			opts.AllowPrivate = opts.AllowPrivate || cfg.Network.AllowPrivate
 			if cfg.Fetch.InsecureSkipVerify {
@@ -83,7 +83,7 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 		if err != nil {
 			// The agent is also sent as the User-Agent header; a bare token may be refused
 			// there, so fall back to the default header and keep the token for matching.
-			opts.UserAgent = crawl.DefaultUserAgent
+			opts.UserAgent = config.DefaultUserAgent
 			if client, err = fetch.New(opts); err != nil {
 				return err
 			}

@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -36,11 +37,11 @@ func TestStatusWhileRunning(t *testing.T) {
 	}))
 	defer srv.Close()
 	data := t.TempDir()
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = data
 	cfg.Seeds = []string{srv.URL + "/a"}
 	cfg.Network.AllowPrivate = true
-	cfg.Politeness.MinDelay = crawl.Duration(time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)

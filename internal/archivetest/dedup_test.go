@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -45,10 +46,10 @@ func dedupCrawl(t *testing.T, site crawltest.Site, from []string) string {
 		t.Fatal(err)
 	}
 	defer farm.Close()
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = farm.Seeds()
-	cfg.Politeness.MinDelay = crawl.Duration(20 * time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(20 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.DedupFrom = from

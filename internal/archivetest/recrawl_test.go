@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -111,14 +112,14 @@ func recrawlTwice(t *testing.T) string {
 	}
 	defer farm.Close()
 	dir := t.TempDir()
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 4
-	cfg.Politeness.MinDelay = crawl.Duration(20 * time.Millisecond)
+	cfg.Politeness.MinDelay = config.Duration(20 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
-	cfg.Recrawl.Interval = crawl.Duration(time.Second)
+	cfg.Recrawl.Interval = config.Duration(time.Second)
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)

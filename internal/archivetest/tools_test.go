@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -87,14 +88,14 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	}
 	defer farm.Close()
 	const delay = 50 * time.Millisecond
-	cfg := crawl.DefaultConfig()
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Seeds = farm.Seeds()
 	cfg.Workers = 8
-	cfg.Politeness.MinDelay = crawl.Duration(delay)
-	cfg.Politeness.BackoffBase = crawl.Duration(10 * delay)
-	cfg.Politeness.BackoffMax = crawl.Duration(100 * delay)
-	cfg.Robots.UnreachableRetry = crawl.Duration(10 * delay)
+	cfg.Politeness.MinDelay = config.Duration(delay)
+	cfg.Politeness.BackoffBase = config.Duration(10 * delay)
+	cfg.Politeness.BackoffMax = config.Duration(100 * delay)
+	cfg.Robots.UnreachableRetry = config.Duration(10 * delay)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.Storage.Text = true

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/internal/procstat"
 
 	"github.com/politecrawl/crawl"
@@ -25,12 +26,12 @@ const noDelay = time.Nanosecond
 // engineConfig is the configuration the scenarios crawl with: the engine's defaults
 // (durable frontier, WARC and pages.jsonl, 64 workers unless told otherwise, one
 // connection per host, adaptive delay) with only what a loopback farm needs changed.
-func engineConfig(j *crawlJob) crawl.Config {
-	cfg := crawl.DefaultConfig()
+func engineConfig(j *crawlJob) config.Config {
+	cfg := config.Default()
 	cfg.DataDir = j.DataDir
 	cfg.Seeds = j.Seeds
 	cfg.Workers = j.Workers
-	cfg.Politeness.MinDelay = crawl.Duration(j.MinDelay)
+	cfg.Politeness.MinDelay = config.Duration(j.MinDelay)
 	cfg.Scope.MaxPages = j.MaxPages
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = j.Resolve

@@ -24,7 +24,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
 
@@ -37,7 +37,7 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("hostilefarm", flag.ContinueOnError)
-	config := fs.String("config", "hostile.yaml", "write the crawl configuration to this `file`")
+	configFile := fs.String("config", "hostile.yaml", "write the crawl configuration to this `file`")
 	copies := fs.Int("copies", 2, "sites of each hostile kind")
 	kinds := fs.String("kinds", strings.Join(crawltest.HostileKinds, ","), "comma-separated hostile `kinds` to serve")
 	normal := fs.Int("normal", 50, "ordinary sites of 20 pages beside the hostile ones")
@@ -47,11 +47,11 @@ func run(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	sz, err := crawl.ParseByteSize(*size)
+	sz, err := config.ParseByteSize(*size)
 	if err != nil {
 		return fmt.Errorf("-size: %w", err)
 	}
-	bz, err := crawl.ParseByteSize(*bomb)
+	bz, err := config.ParseByteSize(*bomb)
 	if err != nil {
 		return fmt.Errorf("-bomb: %w", err)
 	}
@@ -92,10 +92,10 @@ func run(args []string) error {
 	for k, v := range farm.Resolve() {
 		fmt.Fprintf(&b, "    %q: %q\n", k, v)
 	}
-	if err := os.WriteFile(*config, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(*configFile, []byte(b.String()), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "hostilefarm: %d sites on %s; configuration in %s\n", len(sites), farm.Addr(), *config)
+	fmt.Fprintf(os.Stderr, "hostilefarm: %d sites on %s; configuration in %s\n", len(sites), farm.Addr(), *configFile)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	<-stop

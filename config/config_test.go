@@ -1,4 +1,4 @@
-package crawl
+package config
 
 import (
 	"errors"
@@ -10,25 +10,25 @@ import (
 )
 
 func TestDefaultConfigValid(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := Default()
 	if err := cfg.Validate(); err != nil {
-		t.Fatalf("DefaultConfig().Validate() = %v", err)
+		t.Fatalf("Default().Validate() = %v", err)
 	}
 }
 
 // The example file documents every key with its default: parsing it must give exactly
-// DefaultConfig, and every key of Config must appear in it.
+// Default, and every key of Config must appear in it.
 func TestExampleConfigIsDefaults(t *testing.T) {
-	f, err := os.Open("config.example.yaml")
+	f, err := os.Open("../config.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := ParseConfig(f)
+	got, err := Parse(f)
 	if err != nil {
-		t.Fatalf("ParseConfig(config.example.yaml): %v", err)
+		t.Fatalf("Parse(config.example.yaml): %v", err)
 	}
-	want := DefaultConfig()
+	want := Default()
 	got.lines, want.lines = nil, nil
 	got.Seeds = nil
 	if got.Network.Resolve != nil && len(got.Network.Resolve) == 0 {
@@ -42,7 +42,7 @@ func TestExampleConfigIsDefaults(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("config.example.yaml:\n\tgot  %+v\n\twant %+v", got, want)
 	}
-	example, _ := os.ReadFile("config.example.yaml")
+	example, _ := os.ReadFile("../config.example.yaml")
 	for _, key := range yamlKeys(reflect.TypeOf(Config{}), "") {
 		leaf := key[strings.LastIndex(key, ".")+1:]
 		if !strings.Contains(string(example), "\n"+leaf+":") && !strings.Contains(string(example), " "+leaf+":") {
@@ -95,7 +95,7 @@ frontier:
   resident_map: 0
   link_cache: 0
 `
-	got, err := ParseConfig(strings.NewReader(in))
+	got, err := Parse(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ frontier:
 		{"frontier.link_batch", got.Frontier.LinkBatch, 0},
 		{"frontier.fold_links", got.Frontier.FoldLinks, 500000},
 		{"frontier.log_batch", got.Frontier.LogBatch, 20000},
-		{"frontier.resident_map", got.Frontier.residentMap(), int64(-1)},
+		{"frontier.resident_map", got.Frontier.ResidentMap, ByteSize(0)},
 		{"frontier.link_cache", got.Frontier.LinkCache, 0},
 		// Keys not given keep their defaults.
 		{"politeness.per_host", got.Politeness.PerHost, 1},
@@ -146,9 +146,9 @@ func TestParseConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseConfig(strings.NewReader(tt.in))
+			_, err := Parse(strings.NewReader(tt.in))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("ParseConfig(%q):\n\tgot  %v\n\twant an error containing %q", tt.in, err, tt.want)
+				t.Errorf("Parse(%q):\n\tgot  %v\n\twant an error containing %q", tt.in, err, tt.want)
 			}
 		})
 	}
@@ -202,14 +202,14 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig(strings.NewReader(tt.in))
+			cfg, err := Parse(strings.NewReader(tt.in))
 			if err != nil {
-				t.Fatalf("ParseConfig: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
 			err = cfg.Validate()
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) {
-				t.Fatalf("Validate() = %v, want a *ConfigError", err)
+				t.Fatalf("Validate() = %v, want a *Error", err)
 			}
 			if ce.Field != tt.field || ce.Line != tt.line {
 				t.Errorf("Validate():\n\tgot  field %q line %d (%v)\n\twant field %q line %d", ce.Field, ce.Line, err, tt.field, tt.line)
@@ -221,13 +221,13 @@ func TestValidate(t *testing.T) {
 // In fixed mode the adaptive bounds do not apply: a short interval is valid with the
 // default min_interval.
 func TestValidateFixedIgnoresBounds(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := Default()
 	cfg.Recrawl.Interval = Duration(time.Second)
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("fixed 1s: %v", err)
 	}
 	cfg.Recrawl.Mode = RecrawlAdaptive
-	var ce *ConfigError
+	var ce *Error
 	if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "recrawl.min_interval" {
 		t.Fatalf("adaptive 1s with the default min_interval: %v, want a recrawl.min_interval error", err)
 	}
@@ -258,14 +258,14 @@ func TestParseByteSize(t *testing.T) {
 // FuzzParseConfig: hostile YAML never panics, and a configuration that parses and
 // validates always has usable values.
 func FuzzParseConfig(f *testing.F) {
-	example, _ := os.ReadFile("config.example.yaml")
+	example, _ := os.ReadFile("../config.example.yaml")
 	f.Add(string(example))
 	f.Add("workers: 4\nscope:\n  mode: any\n")
 	f.Add("a: &a [*a, *a]\n")
 	f.Add("politeness: {min_delay: 1e308}\n")
 	f.Add("fetch:\n  max_body_size: 99999999999999999999TiB\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		cfg, err := ParseConfig(strings.NewReader(in))
+		cfg, err := Parse(strings.NewReader(in))
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package crawl
+package recrawl
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/politecrawl/crawl/internal/boltmap"
 )
 
-// TestScheduleDropsMappedPages: the schedule watches its file's mapped pages; with a
+// TestStoreDropsMappedPages: the store watches its file's mapped pages; with a
 // budget of one byte it drops them, and every schedule reads back. It does not run in
 // parallel with other tests: a budget is checked against the whole process's
 // file-backed resident size.
-func TestScheduleDropsMappedPages(t *testing.T) {
-	s, err := openSchedule(filepath.Join(t.TempDir(), ScheduleFile))
+func TestStoreDropsMappedPages(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +30,8 @@ func TestScheduleDropsMappedPages(t *testing.T) {
 	const n = 100 // each put waits for a batch of its own (10 ms)
 	url := func(i int) string { return fmt.Sprintf("http://a.example/page/%d", i) }
 	for i := range n {
-		ps := pageSchedule{cur: fetchState{due: int64(i) + 1, interval: time.Hour, status: 200}}
-		if err := s.put(url(i), &ps); err != nil {
+		ps := Record{Cur: Fetch{Due: int64(i) + 1, Interval: time.Hour, Status: 200}}
+		if err := s.Put(url(i), &ps); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,8 +43,8 @@ func TestScheduleDropsMappedPages(t *testing.T) {
 		t.Fatalf("no drop of the schedule's pages after %d puts with a budget of one byte", n)
 	}
 	for i := range n {
-		ps, ok, _, err := s.get(url(i))
-		if err != nil || !ok || ps.cur.due != int64(i)+1 || ps.cur.status != 200 {
+		ps, ok, _, err := s.Get(url(i))
+		if err != nil || !ok || ps.Cur.Due != int64(i)+1 || ps.Cur.Status != 200 {
 			t.Fatalf("get(%s) = %+v, %v, %v; want due %d, status 200", url(i), ps, ok, err, i+1)
 		}
 	}

@@ -1,4 +1,4 @@
-package crawl
+package config
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/politecrawl/crawl/extract"
 )
 
 func TestParseSeeds(t *testing.T) {
@@ -86,7 +88,7 @@ func TestParseSeedsReadError(t *testing.T) {
 }
 
 func TestValidateSeedInConfig(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := Default()
 	cfg.Seeds = []string{"http://host.test/p.html  trailing junk"}
 	if err := cfg.Validate(); err == nil {
 		t.Fatalf("seed with trailing junk accepted")
@@ -131,13 +133,17 @@ func FuzzParseSeeds(f *testing.F) {
 			t.Fatal(err)
 		}
 		if len(seeds) > 0 {
-			cfg := DefaultConfig()
+			cfg := Default()
 			cfg.Seeds = seeds
 			if err := cfg.Validate(); err != nil {
 				t.Fatalf("ParseSeeds returned a seed Validate refuses: %v", err)
 			}
-			if _, err := New(cfg); err != nil {
-				t.Fatalf("ParseSeeds returned a seed New refuses: %v", err)
+			// The engine canonicalises seeds under the configuration's URL rules.
+			rules := extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
+			for _, s := range seeds {
+				if _, err := rules.Canonical(s); err != nil {
+					t.Fatalf("ParseSeeds returned a seed the engine cannot canonicalise: %v", err)
+				}
 			}
 		}
 		last := 0

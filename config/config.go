@@ -1,25 +1,16 @@
-package crawl
+package config
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"net"
-	"net/url"
-	"path/filepath"
-	"strconv"
+	"os"
 	"strings"
 	"time"
-	"unicode"
 
-	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
-	"go.yaml.in/yaml/v3"
 )
 
-// Config is everything a crawl can be told. DefaultConfig returns the defaults;
-// ParseConfig reads a YAML file over them; Validate checks the result. Every key is
+// Config is everything a crawl can be told. Default returns the defaults;
+// Parse reads a YAML file over them; Validate checks the result. Every key is
 // documented, with its unit and default, in config.example.yaml at the module root.
 type Config struct {
 	// UserAgent is sent with every request. It must start with a product token (letters,
@@ -36,18 +27,18 @@ type Config struct {
 	// blank lines are ignored, lines that are not URLs skipped and reported.
 	SeedsFile string `yaml:"seeds_file"`
 
-	Scope      ScopeConfig      `yaml:"scope"`
-	Politeness PolitenessConfig `yaml:"politeness"`
-	Fetch      FetchConfig      `yaml:"fetch"`
-	Network    NetworkConfig    `yaml:"network"`
-	Robots     RobotsConfig     `yaml:"robots"`
-	Sitemaps   SitemapsConfig   `yaml:"sitemaps"`
-	URL        URLConfig        `yaml:"url"`
-	Extract    ExtractConfig    `yaml:"extract"`
-	Storage    StorageConfig    `yaml:"storage"`
-	Recrawl    RecrawlConfig    `yaml:"recrawl"`
-	Frontier   FrontierConfig   `yaml:"frontier"`
-	Cluster    ClusterConfig    `yaml:"cluster"`
+	Scope      Scope      `yaml:"scope"`
+	Politeness Politeness `yaml:"politeness"`
+	Fetch      Fetch      `yaml:"fetch"`
+	Network    Network    `yaml:"network"`
+	Robots     Robots     `yaml:"robots"`
+	Sitemaps   Sitemaps   `yaml:"sitemaps"`
+	URL        URL        `yaml:"url"`
+	Extract    Extract    `yaml:"extract"`
+	Storage    Storage    `yaml:"storage"`
+	Recrawl    Recrawl    `yaml:"recrawl"`
+	Frontier   Frontier   `yaml:"frontier"`
+	Cluster    Cluster    `yaml:"cluster"`
 
 	// DedupFrom names earlier crawls to deduplicate against: a data directory (its
 	// digests.db, or its warc/*.cdxj when there is none), a digests.db file, a CDXJ
@@ -60,18 +51,18 @@ type Config struct {
 	DedupFrom []string `yaml:"dedup_from"`
 
 	// MetricsAddr, when set, serves Prometheus metrics at http://MetricsAddr/metrics while
-	// the crawl runs; the final figures stay in the status file (StatusFile).
+	// the crawl runs; the final figures stay in the status file (status.json).
 	MetricsAddr string `yaml:"metrics_addr"`
 	// LogLevel is the level of crawl.log and stderr logs: debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
 
-	// lines maps key paths to their line in the file ParseConfig read, for errors.
+	// lines maps key paths to their line in the file Parse read, for errors.
 	lines map[string]int
 }
 
-// RecrawlConfig fetches finished pages again on a schedule, so that a crawl stays
+// Recrawl fetches finished pages again on a schedule, so that a crawl stays
 // fresh. The zero value is off: a crawl ends once nothing is queued.
-type RecrawlConfig struct {
+type Recrawl struct {
 	// Interval is how long after its fetch a page (not a robots.txt) is fetched again,
 	// with a conditional GET from the validators of its last 2xx response; a 304 is
 	// archived as a server-not-modified revisit. In mode adaptive it is the interval a
@@ -93,9 +84,9 @@ type RecrawlConfig struct {
 	MaxInterval Duration `yaml:"max_interval"`
 }
 
-// FrontierConfig sets how the frontier (frontier.db) takes in the links pages lead
+// Frontier sets how the frontier (frontier.db) takes in the links pages lead
 // to. The zero value queues each page's links in the transaction that finishes it.
-type FrontierConfig struct {
+type Frontier struct {
 	// LinkBatch is how many links found on pages are staged before they are sorted
 	// into the seen set and the queues in one batch (frontier.Options.LinkBatch).
 	// Staged links are durable as soon as their page is done, but they are not
@@ -140,15 +131,6 @@ type FrontierConfig struct {
 // BENCHMARKS.md, "(fifth session) — the crawl's pages/s".
 const DefaultLinkCache = 32_768
 
-// residentMap is ResidentMap as frontier.Options.ResidentMap takes it: negative for
-// never.
-func (f *FrontierConfig) residentMap() int64 {
-	if f.ResidentMap == 0 {
-		return -1
-	}
-	return int64(f.ResidentMap)
-}
-
 // DefaultResidentMap is frontier.resident_map's default, in bytes.
 const DefaultResidentMap = frontier.DefaultResidentMap
 
@@ -163,57 +145,16 @@ const DefaultLinkBatch = 100_000
 // link it sorts (fold_links), 64 to 90 bytes a queue change, until it is written.
 const MaxFrontierBatch = 10_000_000
 
-// validate checks the frontier section; bad builds the error.
-func (f *FrontierConfig) validate(bad func(field string, value any, format string, args ...any) error) error {
-	if f.LinkBatch < 0 || f.LinkBatch > MaxFrontierBatch {
-		return bad("frontier.link_batch", f.LinkBatch, "must be between 0 (off) and %d", MaxFrontierBatch)
-	}
-	if f.FoldLinks < 0 || f.FoldLinks > MaxFrontierBatch {
-		return bad("frontier.fold_links", f.FoldLinks, "must be between 0 (the default) and %d", MaxFrontierBatch)
-	}
-	if f.LogBatch < 0 || f.LogBatch > MaxFrontierBatch {
-		return bad("frontier.log_batch", f.LogBatch, "must be between 0 (the default) and %d", MaxFrontierBatch)
-	}
-	if f.LinkCache < 0 || f.LinkCache > MaxFrontierBatch {
-		return bad("frontier.link_cache", f.LinkCache, "must be between 0 (off) and %d", MaxFrontierBatch)
-	}
-	return nil
-}
-
 // Recrawl modes.
 const (
 	RecrawlFixed    = "fixed"
 	RecrawlAdaptive = "adaptive"
 )
 
-// validate checks the recrawl section; bad builds the error.
-func (r *RecrawlConfig) validate(bad func(field string, value any, format string, args ...any) error) error {
-	if r.Interval < 0 || r.Interval != 0 && r.Interval < Duration(time.Second) {
-		return bad("recrawl.interval", r.Interval, "must be 0 (off) or at least 1s")
-	}
-	switch r.Mode {
-	case "", RecrawlFixed:
-		return nil
-	case RecrawlAdaptive:
-	default:
-		return bad("recrawl.mode", r.Mode, "must be fixed or adaptive")
-	}
-	if r.MinInterval < Duration(time.Second) {
-		return bad("recrawl.min_interval", r.MinInterval, "must be at least 1s")
-	}
-	if r.Interval != 0 && r.MinInterval > r.Interval {
-		return bad("recrawl.min_interval", r.MinInterval, "must be at most recrawl.interval (%v)", r.Interval)
-	}
-	if r.MaxInterval < max(r.Interval, r.MinInterval) {
-		return bad("recrawl.max_interval", r.MaxInterval, "must be at least recrawl.interval and recrawl.min_interval (%v)", max(r.Interval, r.MinInterval))
-	}
-	return nil
-}
-
-// ClusterConfig makes this process one of several that share a crawl through a NATS
+// Cluster makes this process one of several that share a crawl through a NATS
 // JetStream server (README, "Several processes, one crawl"). The zero value, with no
 // URL, is a single-process crawl, which needs no NATS.
-type ClusterConfig struct {
+type Cluster struct {
 	// URL is the NATS server, or several comma-separated (nats://host:4222,
 	// tls://host:4222). Empty: single-process mode, and every other key is ignored.
 	URL string `yaml:"url"`
@@ -260,8 +201,8 @@ type ClusterConfig struct {
 	ReportEvery Duration `yaml:"report_every"`
 }
 
-// ScopeConfig keeps the crawl where its user wants it and out of traps.
-type ScopeConfig struct {
+// Scope keeps the crawl where its user wants it and out of traps.
+type Scope struct {
 	// Mode is host (only the seeds' hosts), domain (the seeds' registered domains),
 	// prefix (URLs under Prefixes, or under the seeds when Prefixes is empty) or any.
 	Mode     string   `yaml:"mode"`
@@ -293,8 +234,8 @@ type ScopeConfig struct {
 	MaxLinksPerPage int `yaml:"max_links_per_page"`
 }
 
-// PolitenessConfig sets how often one host is fetched.
-type PolitenessConfig struct {
+// Politeness sets how often one host is fetched.
+type Politeness struct {
 	// MinDelay is the least time between two requests to one host; 0 means none
 	// (robots.txt pacing, backoff and the adaptive delay still apply). robots.txt
 	// Crawl-delay and Request-rate can only make it longer.
@@ -315,8 +256,8 @@ type PolitenessConfig struct {
 	GroupByIP bool `yaml:"group_by_ip"`
 }
 
-// FetchConfig bounds every HTTP request.
-type FetchConfig struct {
+// Fetch bounds every HTTP request.
+type Fetch struct {
 	Timeout       Duration `yaml:"timeout"`
 	DialTimeout   Duration `yaml:"dial_timeout"`
 	TLSTimeout    Duration `yaml:"tls_timeout"`
@@ -346,8 +287,8 @@ type FetchConfig struct {
 	InsecureSkipVerify bool `yaml:"insecure_skip_verify"`
 }
 
-// NetworkConfig says which addresses may be reached.
-type NetworkConfig struct {
+// Network says which addresses may be reached.
+type Network struct {
 	// AllowPrivate permits loopback, private, link-local and other non-public addresses
 	// (intranet crawls and tests). Off by default.
 	AllowPrivate bool `yaml:"allow_private"`
@@ -358,8 +299,8 @@ type NetworkConfig struct {
 	Resolver *net.Resolver `yaml:"-"`
 }
 
-// RobotsConfig sets how robots.txt is fetched and cached (RFC 9309 §2.3–2.4).
-type RobotsConfig struct {
+// Robots sets how robots.txt is fetched and cached (RFC 9309 §2.3–2.4).
+type Robots struct {
 	// UnreachableAttempts is how many times an unreachable robots.txt (5xx, 429,
 	// network error) is tried before the host's URLs are set aside for this run.
 	UnreachableAttempts int `yaml:"unreachable_attempts"`
@@ -375,16 +316,16 @@ type RobotsConfig struct {
 	ContentSignalUse string `yaml:"content_signal_use"`
 }
 
-// SitemapsConfig sets where sitemap URLs come from.
-type SitemapsConfig struct {
+// Sitemaps sets where sitemap URLs come from.
+type Sitemaps struct {
 	// FromRobots fetches the sitemaps robots.txt lists.
 	FromRobots bool `yaml:"from_robots"`
 	// Guess fetches /sitemap.xml when robots.txt lists none.
 	Guess bool `yaml:"guess"`
 }
 
-// URLConfig sets the canonical form URLs are deduplicated under.
-type URLConfig struct {
+// URL sets the canonical form URLs are deduplicated under.
+type URL struct {
 	// StripParams lists query parameters removed from every URL; a trailing * matches a
 	// prefix (utm_*). Case-insensitive.
 	StripParams []string `yaml:"strip_params"`
@@ -392,16 +333,16 @@ type URLConfig struct {
 	SortQuery bool `yaml:"sort_query"`
 }
 
-// ExtractConfig bounds what is read out of a document.
-type ExtractConfig struct {
+// Extract bounds what is read out of a document.
+type Extract struct {
 	// MaxHTMLBytes is the most bytes of an HTML page that are parsed for links and
 	// metadata; links past them are dropped, counted as skipped ("link-truncated"), and
 	// the page is marked truncated in pages.jsonl.
 	MaxHTMLBytes ByteSize `yaml:"max_html_bytes"`
 }
 
-// StorageConfig sets what a crawl writes.
-type StorageConfig struct {
+// Storage sets what a crawl writes.
+type Storage struct {
 	// WARCPrefix starts every WARC file name: PREFIX-TIMESTAMP-SERIAL.warc.gz.
 	WARCPrefix string `yaml:"warc_prefix"`
 	// WARCMaxSize rotates WARC files at about this size.
@@ -429,13 +370,13 @@ const DefaultUserAgent = "politecrawl/0.1 (+https://github.com/politecrawl/crawl
 // identifiers that make one page look like many.
 var DefaultStripParams = []string{"utm_*", "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid*"}
 
-// DefaultConfig returns the configuration a crawl uses when told nothing.
-func DefaultConfig() Config {
+// Default returns the configuration a crawl uses when told nothing.
+func Default() Config {
 	return Config{
 		UserAgent: DefaultUserAgent,
 		DataDir:   "crawl-data",
 		Workers:   64,
-		Scope: ScopeConfig{
+		Scope: Scope{
 			Mode:                "host",
 			MaxURLLength:        2048,
 			MaxPathSegments:     32,
@@ -444,7 +385,7 @@ func DefaultConfig() Config {
 			CalendarTrap:        true,
 			MaxLinksPerPage:     10000,
 		},
-		Politeness: PolitenessConfig{
+		Politeness: Politeness{
 			MinDelay:       Duration(time.Second),
 			MaxDelay:       Duration(60 * time.Second),
 			PerHost:        1,
@@ -452,7 +393,7 @@ func DefaultConfig() Config {
 			BackoffBase:    Duration(5 * time.Second),
 			BackoffMax:     Duration(10 * time.Minute),
 		},
-		Fetch: FetchConfig{
+		Fetch: Fetch{
 			Timeout:       Duration(60 * time.Second),
 			DialTimeout:   Duration(10 * time.Second),
 			TLSTimeout:    Duration(10 * time.Second),
@@ -467,26 +408,26 @@ func DefaultConfig() Config {
 			MaxAttempts:      3,
 			MaxRedirects:     5,
 		},
-		Robots: RobotsConfig{
+		Robots: Robots{
 			UnreachableAttempts: 3,
 			UnreachableRetry:    Duration(time.Minute),
 			MaxAge:              Duration(24 * time.Hour),
 		},
-		Sitemaps: SitemapsConfig{FromRobots: true},
-		Recrawl: RecrawlConfig{
+		Sitemaps: Sitemaps{FromRobots: true},
+		Recrawl: Recrawl{
 			Mode:        RecrawlFixed,
 			MinInterval: Duration(time.Minute),
 			MaxInterval: Duration(90 * 24 * time.Hour),
 		},
-		Frontier: FrontierConfig{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap, LinkCache: DefaultLinkCache},
-		URL:      URLConfig{StripParams: append([]string(nil), DefaultStripParams...)},
-		Extract:  ExtractConfig{MaxHTMLBytes: 2 << 20},
-		Storage: StorageConfig{
+		Frontier: Frontier{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap, LinkCache: DefaultLinkCache},
+		URL:      URL{StripParams: append([]string(nil), DefaultStripParams...)},
+		Extract:  Extract{MaxHTMLBytes: 2 << 20},
+		Storage: Storage{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,
 			WARCGzipLevel: 1,
 		},
-		Cluster: ClusterConfig{
+		Cluster: Cluster{
 			Stream:      "POLITECRAWL",
 			ShardCount:  64,
 			Replicas:    1,
@@ -497,399 +438,23 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigError is a configuration value that cannot be used.
-type ConfigError struct {
-	Field string // the YAML key path, such as "politeness.min_delay"
-	Value string // the value given, as text
-	Line  int    // the line in the configuration file, 0 when unknown (flags, defaults)
-	Err   error
-}
-
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("config: ")
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", e.Line)
+// ProcessName is the process's name in the crawl: Name, or when it is empty the host
+// name and the shards owned (such as "web1-shards-0-15"), which stay the same when the
+// process restarts.
+func (k Cluster) ProcessName() string {
+	if k.Name != "" {
+		return k.Name
 	}
-	b.WriteString(e.Field)
-	if e.Value != "" {
-		fmt.Fprintf(&b, " %q", e.Value)
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "crawl"
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *ConfigError) Unwrap() error { return e.Err }
-
-// maxConfigSize bounds the configuration file read by ParseConfig.
-const maxConfigSize = 4 << 20
-
-// ParseConfig reads a YAML configuration over DefaultConfig. Decoding is strict: an
-// unknown key, a value of the wrong type or a second document is an error naming its line.
-// The result is not validated; call Validate.
-func ParseConfig(r io.Reader) (Config, error) {
-	cfg := DefaultConfig()
-	data, err := io.ReadAll(io.LimitReader(r, maxConfigSize+1))
-	if err != nil {
-		return cfg, fmt.Errorf("config: %w", err)
-	}
-	if len(data) > maxConfigSize {
-		return cfg, fmt.Errorf("config: file larger than %d bytes", maxConfigSize)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil {
-		if errors.Is(err, io.EOF) {
-			return cfg, nil // an empty file means the defaults
+	name := host + "-shards-" + k.Shards
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
 		}
-		return cfg, fmt.Errorf("config: %w", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return cfg, errors.New("config: more than one YAML document")
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err == nil {
-		cfg.lines = map[string]int{}
-		indexLines(&root, "", cfg.lines)
-	}
-	return cfg, nil
-}
-
-// indexLines records the line of every key path in a YAML tree, so Validate can say
-// where a bad value came from.
-func indexLines(n *yaml.Node, prefix string, lines map[string]int) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			indexLines(c, prefix, lines)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if prefix != "" {
-				key = prefix + "." + key
-			}
-			lines[key] = n.Content[i].Line
-			indexLines(n.Content[i+1], key, lines)
-		}
-	}
-}
-
-// Validate checks every value and returns the first problem as a *ConfigError.
-func (c *Config) Validate() error {
-	bad := func(field string, value any, format string, args ...any) error {
-		return &ConfigError{Field: field, Value: fmt.Sprint(value), Line: c.lines[field], Err: fmt.Errorf(format, args...)}
-	}
-	if err := validateUserAgent(c.UserAgent); err != nil {
-		return bad("user_agent", c.UserAgent, "%v", err)
-	}
-	if strings.TrimSpace(c.DataDir) == "" {
-		return bad("data_dir", c.DataDir, "must name a directory")
-	}
-	if err := c.validateDedupFrom(); err != nil {
-		return err
-	}
-	if c.Workers < 1 || c.Workers > 10000 {
-		return bad("workers", c.Workers, "must be between 1 and 10000")
-	}
-	for i, s := range c.Seeds {
-		if err := validateSeed(s); err != nil {
-			return bad(fmt.Sprintf("seeds[%d]", i), s, "%v", err)
-		}
-	}
-	switch c.Scope.Mode {
-	case "host", "domain", "prefix", "any":
-	default:
-		return bad("scope.mode", c.Scope.Mode, "must be host, domain, prefix or any")
-	}
-	for i, p := range c.Scope.Prefixes {
-		if err := validateSeed(p); err != nil {
-			return bad(fmt.Sprintf("scope.prefixes[%d]", i), p, "%v", err)
-		}
-	}
-	for field, n := range map[string]int{
-		"scope.max_depth": c.Scope.MaxDepth, "scope.max_pages_per_host": c.Scope.MaxPagesPerHost,
-		"scope.max_pages": c.Scope.MaxPages, "scope.max_url_length": c.Scope.MaxURLLength,
-		"scope.max_path_segments": c.Scope.MaxPathSegments, "scope.max_repeated_segments": c.Scope.MaxRepeatedSegments,
-		"scope.max_query_params": c.Scope.MaxQueryParams,
-	} {
-		if n < 0 {
-			return bad(field, n, "must not be negative (0 means no limit)")
-		}
-	}
-	if c.Scope.MaxLinksPerPage < 1 || c.Scope.MaxLinksPerPage > 1000000 {
-		return bad("scope.max_links_per_page", c.Scope.MaxLinksPerPage, "must be between 1 and 1000000")
-	}
-	p := c.Politeness
-	if p.MinDelay < 0 {
-		return bad("politeness.min_delay", p.MinDelay, "must not be negative")
-	}
-	if p.MaxDelay < p.MinDelay {
-		return bad("politeness.max_delay", p.MaxDelay, "must be at least politeness.min_delay (%v)", p.MinDelay)
-	}
-	if p.PerHost < 1 || p.PerHost > 64 {
-		return bad("politeness.per_host", p.PerHost, "must be between 1 and 64")
-	}
-	if p.AdaptiveFactor < 0 || p.AdaptiveFactor > 100 {
-		return bad("politeness.adaptive_factor", p.AdaptiveFactor, "must be between 0 (off) and 100")
-	}
-	if p.BackoffBase <= 0 {
-		return bad("politeness.backoff_base", p.BackoffBase, "must be positive")
-	}
-	if p.BackoffMax < p.BackoffBase {
-		return bad("politeness.backoff_max", p.BackoffMax, "must be at least politeness.backoff_base")
-	}
-	f := c.Fetch
-	for field, d := range map[string]Duration{
-		"fetch.timeout": f.Timeout, "fetch.dial_timeout": f.DialTimeout,
-		"fetch.tls_timeout": f.TLSTimeout, "fetch.header_timeout": f.HeaderTimeout,
-	} {
-		if d <= 0 {
-			return bad(field, d, "must be positive")
-		}
-	}
-	if f.MaxBodySize <= 0 {
-		return bad("fetch.max_body_size", f.MaxBodySize, "must be positive")
-	}
-	if f.MaxDecodedSize <= 0 {
-		return bad("fetch.max_decoded_size", f.MaxDecodedSize, "must be positive")
-	}
-	if f.MaxBytesInFlight < 1<<20 {
-		return bad("fetch.max_bytes_in_flight", f.MaxBytesInFlight, "must be at least 1MiB")
-	}
-	if c.Extract.MaxHTMLBytes <= 0 || c.Extract.MaxHTMLBytes > 1<<30 {
-		return bad("extract.max_html_bytes", c.Extract.MaxHTMLBytes, "must be positive and at most 1GiB")
-	}
-	if f.MaxAttempts < 1 || f.MaxAttempts > 100 {
-		return bad("fetch.max_attempts", f.MaxAttempts, "must be between 1 and 100")
-	}
-	if f.MaxRedirects < 0 || f.MaxRedirects > 20 {
-		return bad("fetch.max_redirects", f.MaxRedirects, "must be between 0 and 20")
-	}
-	for k, v := range c.Network.Resolve {
-		if _, _, err := net.SplitHostPort(k); err != nil {
-			return bad("network.resolve", k, "key must be host:port")
-		}
-		host, _, err := net.SplitHostPort(v)
-		if err != nil || net.ParseIP(host) == nil {
-			return bad("network.resolve", v, "value must be ip:port")
-		}
-	}
-	r := c.Robots
-	if r.UnreachableAttempts < 1 || r.UnreachableAttempts > 100 {
-		return bad("robots.unreachable_attempts", r.UnreachableAttempts, "must be between 1 and 100")
-	}
-	if r.UnreachableRetry <= 0 {
-		return bad("robots.unreachable_retry", r.UnreachableRetry, "must be positive")
-	}
-	if err := c.Recrawl.validate(bad); err != nil {
-		return err
-	}
-	if err := c.Frontier.validate(bad); err != nil {
-		return err
-	}
-	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {
-		return bad("robots.max_age", r.MaxAge, "must be positive and at most 24h (RFC 9309 §2.4)")
-	}
-	switch r.ContentSignalUse {
-	case "", "search", "ai-train", "ai-input":
-	default:
-		return bad("robots.content_signal_use", r.ContentSignalUse, "must be search, ai-train or ai-input (or empty: none)")
-	}
-	if c.Storage.WARCPrefix == "" || strings.ContainsAny(c.Storage.WARCPrefix, `/\`) {
-		return bad("storage.warc_prefix", c.Storage.WARCPrefix, "must be a plain file name prefix")
-	}
-	if c.Storage.WARCMaxSize < 1<<20 {
-		return bad("storage.warc_max_size", c.Storage.WARCMaxSize, "must be at least 1MiB")
-	}
-	if c.Storage.WARCGzipLevel < 1 || c.Storage.WARCGzipLevel > 9 {
-		return bad("storage.warc_gzip_level", c.Storage.WARCGzipLevel, "must be between 1 and 9")
-	}
-	if c.MetricsAddr != "" {
-		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-			return bad("metrics_addr", c.MetricsAddr, "must be host:port, such as 127.0.0.1:9090")
-		}
-	}
-	switch c.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		return bad("log_level", c.LogLevel, "must be debug, info, warn or error")
-	}
-	return c.validateCluster(bad)
-}
-
-// validateUserAgent checks that ua starts with a product token of letters, '_' and '-'.
-func validateUserAgent(ua string) error {
-	if ua == "" {
-		return errors.New("must not be empty")
-	}
-	n := 0
-	for n < len(ua) && isTokenByte(ua[n]) {
-		n++
-	}
-	if n == 0 {
-		return errors.New("must start with a product token of letters, '_' and '-' (RFC 9309 §2.2.1)")
-	}
-	for i := 0; i < len(ua); i++ {
-		if ua[i] < 0x20 || ua[i] == 0x7f {
-			return errors.New("must not contain control characters")
-		}
-	}
-	return nil
-}
-
-func isTokenByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '-'
-}
-
-// validateSeed checks that s is an absolute http or https URL with a host, in a form
-// the crawl can canonicalise. Leading and trailing spaces are allowed; spaces or control
-// characters inside are not, so "http://host/p.html  trailing junk" is refused.
-func validateSeed(s string) error {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }); i >= 0 {
-		return fmt.Errorf("not a URL: text after %q (a space in a URL is written %%20)", s[:i])
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return errors.New("not a URL")
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return errors.New("must be an http or https URL")
-	}
-	if u.Host == "" {
-		return errors.New("must name a host")
-	}
-	if _, err := (*extract.URLRules)(nil).Canonical(s); err != nil {
-		var ue *extract.URLError
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return errors.New(strings.TrimPrefix(err.Error(), "extract: "))
-	}
-	return nil
-}
-
-// Duration is a time.Duration written in YAML as a string such as "200ms", "1s" or
-// "1m30s" (a bare number is seconds).
-type Duration time.Duration
-
-// ParseDuration parses a duration as the configuration file and the command's flags
-// write it: a number with a unit ("200ms", "1.5s", "1m30s"), or a bare number of seconds
-// ("5", "0.5").
-func ParseDuration(s string) (Duration, error) {
-	s = strings.TrimSpace(s)
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		if secs < 0 || secs > 1e9 {
-			return 0, fmt.Errorf("duration %q out of range", s)
-		}
-		return Duration(secs * float64(time.Second)), nil
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("bad duration %q: want a number with a unit such as 1s or 200ms, or a number of seconds", s)
-	}
-	return Duration(v), nil
-}
-
-// UnmarshalYAML implements yaml.Unmarshaler.
-func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("line %d: want a duration such as 1s or 200ms", n.Line)
-	}
-	v, err := ParseDuration(n.Value)
-	if err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
-	}
-	*d = v
-	return nil
-}
-
-// Set implements flag.Value, so a flag takes a duration as the configuration file does
-// (a bare number is seconds).
-func (d *Duration) Set(s string) error {
-	v, err := ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	*d = v
-	return nil
-}
-
-// MarshalYAML implements yaml.Marshaler.
-func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
-
-func (d Duration) String() string { return time.Duration(d).String() }
-
-// ByteSize is a size in bytes written in YAML as a number or with a unit: 500KB, 10MiB,
-// 1GiB (KB, MB and GB are powers of 1000; KiB, MiB and GiB powers of 1024).
-type ByteSize int64
-
-var byteUnits = []struct {
-	suffix string
-	mult   int64
-}{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
-}
-
-// ParseByteSize parses a size such as "10MiB".
-func ParseByteSize(s string) (ByteSize, error) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range byteUnits {
-		if len(s) > len(u.suffix) && strings.EqualFold(s[len(s)-len(u.suffix):], u.suffix) {
-			mult = u.mult
-			s = strings.TrimSpace(s[:len(s)-len(u.suffix)])
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || f*float64(mult) > float64(1<<62) {
-		return 0, fmt.Errorf("bad size %q: want a number with a unit such as 10MiB", s)
-	}
-	return ByteSize(f * float64(mult)), nil
-}
-
-// UnmarshalYAML implements yaml.Unmarshaler.
-func (b *ByteSize) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("line %d: want a size such as 10MiB", n.Line)
-	}
-	v, err := ParseByteSize(n.Value)
-	if err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
-	}
-	*b = v
-	return nil
-}
-
-func (b ByteSize) String() string {
-	switch {
-	case b >= 1<<30 && b%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", b>>30)
-	case b >= 1<<20 && b%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", b>>20)
-	case b >= 1<<10 && b%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", b>>10)
-	}
-	return strconv.FormatInt(int64(b), 10) + "B"
-}
-
-// validateDedupFrom checks that every dedup_from entry names a path other than the
-// crawl's own data directory; whether it exists is checked when the crawl starts.
-func (c *Config) validateDedupFrom() error {
-	own, _ := filepath.Abs(c.DataDir)
-	for i, p := range c.DedupFrom {
-		field := fmt.Sprintf("dedup_from[%d]", i)
-		if strings.TrimSpace(p) == "" {
-			return &ConfigError{Field: field, Value: p, Line: c.lines[field], Err: errors.New("must name a data directory, a digests.db or a CDXJ file")}
-		}
-		if abs, err := filepath.Abs(p); err == nil && (abs == own || abs == filepath.Join(own, "digests.db")) {
-			return &ConfigError{Field: field, Value: p, Line: c.lines[field], Err: errors.New("must not be this crawl's own data directory (data_dir)")}
-		}
-	}
-	return nil
+		return '_'
+	}, name)
 }
