@@ -37,6 +37,10 @@ type Request struct {
 	// compressed).
 	Bytes int
 
+	// Cookie and Authorization are those header fields as received: what a
+	// test checks to see that credentials reached only their own hosts.
+	Cookie, Authorization string
+
 	// Start is when the handler began, End when it had written the whole
 	// response (before the final flush to the connection, so a client cannot
 	// have read the whole response before End).
@@ -66,12 +70,14 @@ type Farm struct {
 	sites []*site
 	hosts map[string]*site
 
-	mu       sync.Mutex
-	reqs     []Request
-	visits   map[string]int // host+path → 200 answers, for Page.Changing
-	round    int            // for Page.ChangeEvery; see SetRound
-	closed   bool
-	handlers sync.WaitGroup
+	mu         sync.Mutex
+	reqs       []Request
+	visits     map[string]int    // host+path → 200 answers, for Page.Changing
+	round      int               // for Page.ChangeEvery; see SetRound
+	sessions   map[string]string // session cookie value → host, for Site.Login
+	sessionSeq int
+	closed     bool
+	handlers   sync.WaitGroup
 
 	// hook, when set (by tests), runs at the start of every request.
 	hook func(*http.Request)
@@ -128,6 +134,9 @@ func newSite(in Site) (*site, error) {
 			}
 			s.bombs[normPath(p)] = renderBomb(s, p, pg)
 		}
+	}
+	if l := in.Login; l != nil && (l.User == "" || !strings.HasPrefix(l.path(), "/") || l.BasicPrefix != "" && !strings.HasPrefix(l.BasicPrefix, "/")) {
+		return nil, fmt.Errorf("crawltest: site %q: a login needs a user, and paths starting with /", in.Host)
 	}
 	if in.Seed != "" && !strings.HasPrefix(in.Seed, "/") {
 		return nil, fmt.Errorf("crawltest: site %q: seed %q must start with /", in.Host, in.Seed)

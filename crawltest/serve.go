@@ -53,6 +53,7 @@ func (f *Farm) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.record(Request{
 		Host: host, Path: r.RequestURI, Method: r.Method, UserAgent: r.UserAgent(),
+		Cookie: r.Header.Get("Cookie"), Authorization: r.Header.Get("Authorization"),
 		Status: status, Bytes: n, Start: start, End: time.Now(),
 	})
 }
@@ -71,6 +72,11 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 	}
 	if path == "/robots.txt" {
 		return f.respondRobots(w, r, buf, s)
+	}
+	if s.Login != nil {
+		if status, done := f.gate(w, r, buf, s, path); done {
+			return status
+		}
 	}
 	p := s.pages[normPath(path)]
 	var latency time.Duration

@@ -42,6 +42,10 @@ type Site struct {
 	// Latency is added before every response of this host, robots.txt
 	// included (on top of Robots.Latency and Page.Latency).
 	Latency time.Duration
+
+	// Login, when set, puts the site's pages behind a login (see [Login]).
+	// Expected assumes the crawler is logged in.
+	Login *Login
 }
 
 // Robots describes a site's /robots.txt.

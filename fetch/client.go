@@ -25,7 +25,9 @@ type Client struct {
 	warnings   []string
 	transport  *http.Transport
 	dialer     *dialer
-	timeoutErr error // cause of the whole-request deadline
+	headers    []headerRule // from the most general pattern to the most specific
+	auth       []authRule   // likewise
+	timeoutErr error        // cause of the whole-request deadline
 }
 
 // New returns a Client for opts, or an error if an option is invalid (an
@@ -46,6 +48,14 @@ func New(opts Options) (*Client, error) {
 	if !o.AllowPrivate {
 		d.allow = PublicAddr
 		d.net.Control = d.control
+	}
+	headers, err := parseHeaders(o.Headers)
+	if err != nil {
+		return nil, err
+	}
+	auth, err := parseAuth(o.Auth)
+	if err != nil {
+		return nil, err
 	}
 	if o.Proxy != "" {
 		if d.proxy, err = parseProxy(o.Proxy, o.NoProxy, o.DialTimeout, o.TLSConfig); err != nil {
@@ -72,6 +82,8 @@ func New(opts Options) (*Client, error) {
 	return &Client{
 		opts:       o,
 		dialer:     d,
+		headers:    headers,
+		auth:       auth,
 		warnings:   warnings,
 		transport:  t,
 		timeoutErr: fmt.Errorf("fetch: whole-request timeout of %v: %w", o.Timeout, context.DeadlineExceeded),
@@ -204,7 +216,13 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 	if req.AcceptTypes != nil {
 		accept = req.AcceptTypes
 	}
+	c.hostHeader(hreq.Header, u.Hostname())
 	c.setHeader(hreq.Header, req, accept, first)
+	if c.opts.Jar != nil {
+		for _, ck := range c.opts.Jar.Cookies(u) {
+			hreq.AddCookie(ck)
+		}
+	}
 
 	hresp, err := c.transport.RoundTrip(hreq)
 	defer func() {
@@ -218,6 +236,11 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 		return nil, c.fail(ctx, parent, target, err)
 	}
 	defer hresp.Body.Close()
+	if c.opts.Jar != nil {
+		if rc := hresp.Cookies(); len(rc) > 0 {
+			c.opts.Jar.SetCookies(u, rc)
+		}
+	}
 	resp.Status = hresp.StatusCode
 	resp.Header = hresp.Header
 	if hresp.StatusCode/100 == 3 && hresp.StatusCode != http.StatusNotModified {
@@ -284,7 +307,8 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 	return resp, nil
 }
 
-// setHeader sets the request header: extras first, then the client's own.
+// setHeader sets the request's own header, after the configured ones
+// (hostHeader): the request's extras, then the client's own fields.
 func (c *Client) setHeader(h http.Header, req *Request, accept []string, first bool) {
 	for k, vs := range req.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)

@@ -62,3 +62,18 @@ func (p hostPattern) match(host string) bool {
 	}
 	return !p.exact && strings.HasSuffix(host, p.name) && host[len(host)-len(p.name)-1] == '.'
 }
+
+// specificity orders patterns from the most general: * first, then prefixes
+// and names by length, "=name" last. Rules applied in this order let the most
+// specific win.
+func (p hostPattern) specificity() int {
+	switch {
+	case p.any:
+		return 0
+	case p.prefix.IsValid():
+		return 1 + p.prefix.Bits()
+	case p.exact:
+		return 1 << 20
+	}
+	return 1000 + len(p.name)
+}

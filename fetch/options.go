@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -98,6 +99,21 @@ type Options struct {
 	// (that name alone), an IP address or a CIDR prefix (matched against IP
 	// addresses written as the URL's host).
 	NoProxy []string
+
+	// Headers are extra request headers by host pattern; where patterns overlap,
+	// the most specific sets a field last. New refuses the fields the client owns
+	// (Host, User-Agent, Accept-Encoding, conditional and hop-by-hop fields) and
+	// Authorization and Cookie, which go in Auth and Jar so that they reach only
+	// their hosts.
+	Headers []HostHeader
+	// Auth holds credentials by host pattern, sent with every request whose
+	// URL's host matches (the most specific pattern wins) and with no other, so a
+	// redirect to another host carries none.
+	Auth []HostAuth
+	// Jar, if not nil, gives the cookies of each request (by its URL: domain,
+	// path, secure) and takes the Set-Cookie fields of each response, hop by hop.
+	// See [Jar]. Nil sends no cookies.
+	Jar http.CookieJar
 
 	// MaxConnsPerHost caps connections (active and idle) per scheme+host+port;
 	// zero means 2.

@@ -91,6 +91,11 @@ type WARCOptions struct {
 	Parquet string
 	// CrawlName is the crawl partition of the Parquet index. Zero: Prefix.
 	CrawlName string
+	// KeepSecrets archives the values of Authorization, Cookie and Set-Cookie
+	// fields as they were sent and received. By default each is replaced by
+	// SecretMark, so that an archive handed to others leaks no credential or
+	// session.
+	KeepSecrets bool
 	// NoSync skips every fsync: for tests and benchmarks only, as records
 	// are then not durable when a write returns.
 	NoSync bool
@@ -554,6 +559,9 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 	respHead, dechunked, ok := httpHead(ex.ResponseHeader, true)
 	if !ok {
 		return Location{}, fmt.Errorf("storage: %w: %s: empty response header", ErrInvalid, ex.TargetURI)
+	}
+	if !w.opts.KeepSecrets {
+		reqHead, respHead = maskSecrets(reqHead), maskSecrets(respHead)
 	}
 	date := ex.Date
 	if date.IsZero() {
