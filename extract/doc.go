@@ -1,8 +1,8 @@
 // Package extract finds what a fetched document points to and what it says about
-// itself: links, metadata, robots directives and main text of HTML pages (parsed with
-// goquery), URLs of sitemaps and feeds, and the canonical form every URL takes before
-// it reaches the frontier, with the scope rules that keep a crawl where its user wants
-// it.
+// itself: links, page requisites, metadata, robots directives and main text of HTML
+// pages (parsed with goquery), URLs of sitemaps and feeds, and the canonical form
+// every URL takes before it reaches the frontier, with the scope rules that keep a
+// crawl where its user wants it.
 //
 // Everything here parses bytes the caller already has and never fetches: the engine
 // does the I/O through robots and politeness, then hands the body over.
@@ -21,6 +21,16 @@
 // URL, description, optionally the main text; and the robots [Directives] of meta tags
 // and the X-Robots-Tag header ([RobotsTag] reads the header alone).
 //
+// # Requisites
+//
+// What a browser loads to show a document is a requisite, not a link: [HTMLRequisites]
+// finds them in HTML (images and srcset candidates, stylesheets, scripts, icons,
+// frames, media, objects, SVG references, and the CSS of <style> blocks and style
+// attributes), [CSSRequisites] in a stylesheet read in its own encoding (@import,
+// @font-face src, url(), image-set()), and [LinkHeaderRequisites] in a Link response
+// header (preload, modulepreload, stylesheet). Each [Requisite] has a [Kind], by which
+// a caller decides what to fetch. None of them runs scripts.
+//
 // # Caveats
 //
 // Bad input never panics and never fails a page: invalid bytes become U+FFFD, broken
@@ -28,6 +38,7 @@
 // Page.Skipped by reason. Documents nested deeper than 512 elements, which
 // golang.org/x/net/html refuses to build, are read by a token scan instead
 // (Page.Fallback); a caller that needs no text can ask for that scan on every page
-// (HTMLOptions.TokenScan), for about half the CPU. Functions and methods are safe for simultaneous use by multiple
-// goroutines; returned values share no memory with their inputs.
+// (HTMLOptions.TokenScan), for about half the CPU. Functions and methods are safe for
+// simultaneous use by multiple goroutines; returned values share no memory with their
+// inputs.
 package extract

@@ -73,3 +73,39 @@ func ExampleURLRules_Resolve() {
 	// Output:
 	// https://example.com/docs/api/v2?a=1&b=2 <nil>
 }
+
+func ExampleHTMLRequisites() {
+	page, _ := url.Parse("https://example.com/docs/intro.html")
+	header := http.Header{"Link": {`</fonts/body.woff2>; rel=preload; as=font; crossorigin`}}
+	body := []byte(`<!DOCTYPE html><html><head><link rel="stylesheet" href="../css/site.css">
+<link rel="icon" href="/favicon.ico"><style>h1 { background: url(banner.png) }</style></head>
+<body><img src="figure.png" srcset="figure-2x.png 2x" alt="A figure">
+<a href="next.html">Next</a><script src="/js/app.js"></script></body></html>`)
+	r, err := extract.HTMLRequisites(page, header, body, extract.RequisiteOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, q := range r.Found {
+		fmt.Println(q.Kind, q.URL, q.From)
+	}
+
+	sheet, _ := url.Parse("https://example.com/css/site.css")
+	css := []byte(`@import "print.css" print; @font-face { src: url(/fonts/head.woff2) format("woff2") }
+body { background: url(../img/paper.png) }`)
+	r, _ = extract.CSSRequisites(sheet, nil, css, extract.RequisiteOptions{})
+	for _, q := range r.Found {
+		fmt.Println(q.Kind, q.URL, q.From)
+	}
+	// Output:
+	// font https://example.com/fonts/body.woff2 link-header
+	// stylesheet https://example.com/css/site.css link
+	// icon https://example.com/favicon.ico link
+	// image https://example.com/docs/banner.png style
+	// image https://example.com/docs/figure.png img
+	// image https://example.com/docs/figure-2x.png img
+	// script https://example.com/js/app.js script
+	// stylesheet https://example.com/css/print.css css
+	// font https://example.com/fonts/head.woff2 css
+	// image https://example.com/img/paper.png css
+}
