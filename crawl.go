@@ -161,26 +161,8 @@ func New(cfg config.Config) (*Crawler, error) {
 		return nil, &config.Error{Field: "scope", Err: err}
 	}
 	c.scope = scope
-	tlsConfig, err := cfg.Fetch.TLS()
-	if err != nil {
+	if c.client, err = newClient(cfg); err != nil {
 		return nil, err
-	}
-	c.client, err = fetch.New(fetch.Options{
-		UserAgent:      cfg.UserAgent,
-		DialTimeout:    time.Duration(cfg.Fetch.DialTimeout),
-		TLSTimeout:     time.Duration(cfg.Fetch.TLSTimeout),
-		HeaderTimeout:  time.Duration(cfg.Fetch.HeaderTimeout),
-		Timeout:        time.Duration(cfg.Fetch.Timeout),
-		MaxBodySize:    int64(cfg.Fetch.MaxBodySize),
-		MaxDecodedSize: int64(cfg.Fetch.MaxDecodedSize),
-		AcceptTypes:    cfg.Fetch.AcceptTypes,
-		AllowPrivate:   cfg.Network.AllowPrivate,
-		Resolve:        cfg.Network.Resolve,
-		Resolver:       cfg.Network.Resolver,
-		TLSConfig:      tlsConfig,
-	})
-	if err != nil {
-		return nil, &config.Error{Field: "user_agent", Value: cfg.UserAgent, Err: err}
 	}
 	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
 	c.mem = newMemBudget(int64(cfg.Fetch.MaxBytesInFlight), func(n int64) int64 { return extract.HTMLMemory(n, htmlOpts) })
@@ -591,75 +573,6 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 	return nil
 }
 
-// Summary reports what the crawl has done so far; after Run returns, what it did.
-func (c *Crawler) Summary() Summary { return c.summary(nil) }
-
-// frontierStats returns the frontier's figures, counting the pass over its hosts.
-func (c *Crawler) frontierStats() frontier.Stats {
-	c.counters.statsPasses.Add(1)
-	return c.front.Stats()
-}
-
-// summary is Summary with the frontier's figures taken from live when the crawl
-// is running and live is not nil, so that a caller holding a snapshot does not
-// pay for another pass over the hosts.
-func (c *Crawler) summary(live *frontier.Stats) Summary {
-	s := Summary{
-		Pages:         c.counters.pages.Load(),
-		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
-		Bytes:         c.counters.bytes.Load(),
-		Errors:        c.counters.errors.Load(),
-		RobotsBlocked: c.counters.robotsBlocked.Load(),
-		RobotsFetched: c.counters.robotsFetched.Load(),
-		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),
-		DataDir:       c.cfg.DataDir,
-		Started:       c.began.Load(),
-		Failed:        c.failed.Load(),
-		StorageWait:   time.Duration(c.counters.storageWait.Load()),
-		FrontierWait:  time.Duration(c.counters.frontierWait.Load()),
-	}
-	switch {
-	case c.started.IsZero():
-	case c.ended.IsZero():
-		s.Duration = c.now().Sub(c.started)
-	default:
-		s.Duration = c.ended.Sub(c.started)
-	}
-	st := c.finalStats.Load()
-	if st == nil && c.front != nil && c.ended.IsZero() {
-		if live == nil {
-			now := c.frontierStats()
-			live = &now
-		}
-		st = live
-	}
-	if st != nil {
-		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
-		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
-		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done >= int64(c.cfg.Scope.MaxPages)
-	}
-	return s
-}
-
-// adaptiveFactor maps the configuration's factor, where 0 means off, onto the
-// scheduler's, where 0 means the default and a negative value means off.
-func adaptiveFactor(k float64) float64 {
-	if k == 0 {
-		return -1
-	}
-	return k
-}
-
-// minDelay maps the configuration's min_delay, where 0 means no minimum (only
-// robots.txt pacing, backoff and the adaptive delay space requests), onto the
-// scheduler's, where 0 means its 1 s default and a negative value means none.
-func minDelay(d time.Duration) time.Duration {
-	if d == 0 {
-		return -1
-	}
-	return d
-}
-
 // residentMap is frontier.resident_map as frontier.Options.ResidentMap takes it, where
 // the configuration's 0 (keep every page mapped) is negative.
 func residentMap(f config.Frontier) int64 {
@@ -667,4 +580,31 @@ func residentMap(f config.Frontier) int64 {
 		return -1
 	}
 	return int64(f.ResidentMap)
+}
+
+// newClient builds the HTTP client of cfg's user_agent, fetch and network sections.
+// A bad value is reported as a *config.Error.
+func newClient(cfg config.Config) (*fetch.Client, error) {
+	tlsConfig, err := cfg.Fetch.TLS()
+	if err != nil {
+		return nil, err
+	}
+	client, err := fetch.New(fetch.Options{
+		UserAgent:      cfg.UserAgent,
+		DialTimeout:    time.Duration(cfg.Fetch.DialTimeout),
+		TLSTimeout:     time.Duration(cfg.Fetch.TLSTimeout),
+		HeaderTimeout:  time.Duration(cfg.Fetch.HeaderTimeout),
+		Timeout:        time.Duration(cfg.Fetch.Timeout),
+		MaxBodySize:    int64(cfg.Fetch.MaxBodySize),
+		MaxDecodedSize: int64(cfg.Fetch.MaxDecodedSize),
+		AcceptTypes:    cfg.Fetch.AcceptTypes,
+		AllowPrivate:   cfg.Network.AllowPrivate,
+		Resolve:        cfg.Network.Resolve,
+		Resolver:       cfg.Network.Resolver,
+		TLSConfig:      tlsConfig,
+	})
+	if err != nil {
+		return nil, &config.Error{Field: "user_agent", Value: cfg.UserAgent, Err: err}
+	}
+	return client, nil
 }

@@ -1,14 +1,10 @@
 package crawl
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/politecrawl/crawl/extract"
@@ -16,7 +12,6 @@ import (
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/politeness"
 	"github.com/politecrawl/crawl/recrawl"
-	"github.com/politecrawl/crawl/robots"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -46,7 +41,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		var notYet *robotsNotYet
 		if errors.As(err, &notYet) {
 			// The host is not ready for its robots.txt: give the worker back.
-			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: notYet.until, HostReady: notYet.until})
+			return c.endLease(ctx, l, nil, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: notYet.until, HostReady: notYet.until})
 		}
 		// Otherwise the cache fails only when its store (frontier.db) does: an unreachable
 		// robots.txt is an entry, not an error. A damaged database is not a network
@@ -69,12 +64,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				rob.URL, rob.Attempts, rob.Status)
 			s := c.leaseSkip(l, skipRobotsUnreachable, detail)
 			s.RobotsURL = rob.URL
-			if err := c.writeSkips(s); err != nil {
-				return err
-			}
-			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()})
+			return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: c.now()})
 		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: rob.RetryAt, HostReady: rob.RetryAt})
+		return c.endLease(ctx, l, nil, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: rob.RetryAt, HostReady: rob.RetryAt})
 	}
 	c.applyRules(l.Host, rob.Robots)
 	if err := c.queueSitemaps(ctx, l.Host, rob); err != nil {
@@ -85,37 +77,29 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if use := c.cfg.Robots.ContentSignalUse; use != "" && signal[use] == "no" {
 		s := c.leaseSkip(l, skipContentSignal, fmt.Sprintf("Content-Signal: %s; robots.content_signal_use: %s", formatSignal(signal), use))
 		s.RobotsURL = rob.URL
-		if err := c.writeSkips(s); err != nil {
-			return err
-		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.politeness.Ready(l.Host)})
+		return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Skipped, Reason: skipContentSignal, HostReady: c.politeness.Ready(l.Host)})
 	}
 	decision := rob.Robots.Match(c.agent, l.URL)
 	if !decision.Allowed {
 		c.counters.robotsBlocked.Add(1)
 		s := c.leaseSkip(l, skipRobots, ruleString(decision.Rule))
 		s.RobotsURL = rob.URL
-		if err := c.writeSkips(s); err != nil {
-			return err
-		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.politeness.Ready(l.Host)})
+		return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.politeness.Ready(l.Host)})
 	}
 
 	// A host that is not ready yet (the delay after its robots.txt fetch, or after a
 	// restart) goes back to the frontier rather than holding this worker: the URL keeps
 	// its place at the head of the host's queue, and the worker takes another host.
 	if ready := c.politeness.Ready(l.Host); ready.Sub(c.now()) > maxBlock {
+		var s *storage.Skip
 		if ready.Sub(c.now()) > time.Duration(c.cfg.Politeness.MaxDelay) {
 			// Longer than a worker would ever wait: say so (it happens once per host,
 			// when its robots.txt asks for it; later leases come when it is ready).
-			s := c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",
+			s = c.leaseSkip(l, skipDeferred, fmt.Sprintf("the host asks for a wait longer than politeness.max_delay %s: not fetched before %s",
 				c.cfg.Politeness.MaxDelay, ready.UTC().Format(time.RFC3339)))
 			s.Until, s.Delay, s.RobotsURL = ready.UTC(), facts.delay, rob.URL
-			if err := c.writeSkips(s); err != nil {
-				return err
-			}
 		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
+		return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: ready, HostReady: ready})
 	}
 	ticket, err := c.politeness.Acquire(leaseCtx, l.Host)
 	if err != nil {
@@ -126,10 +110,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				deferred.Reason, deferred.Until.UTC().Format(time.RFC3339)))
 			s.Until, s.RobotsURL = deferred.Until.UTC(), rob.URL
 			s.Delay = facts.delay
-			if err := c.writeSkips(s); err != nil {
-				return err
-			}
-			return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
+			return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
 		}
 		return nil // stopping: the lease is requeued at the next Open
 	}
@@ -285,6 +266,17 @@ func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request,
 	return req, nil, nil
 }
 
+// endLease records the skip s, when not nil, in skipped.jsonl and then finishes the lease
+// with o: every way out of process before a response is archived goes through it.
+func (c *Crawler) endLease(ctx context.Context, l *frontier.Lease, s *storage.Skip, o frontier.Outcome) error {
+	if s != nil {
+		if err := c.writeSkips(s); err != nil {
+			return err
+		}
+	}
+	return c.done(ctx, l, o)
+}
+
 // done finishes a lease, counting what the frontier accepted of its links.
 func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcome) error {
 	// In a cluster, links of other shards are handed to their owners, acknowledged
@@ -310,7 +302,7 @@ func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcom
 }
 
 // fetchFailed turns a fetch error into the lease's outcome.
-func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error, next timeT) error {
+func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error, next time.Time) error {
 	if ctx.Err() != nil {
 		return nil // stopping at once: the lease is requeued at the next Open
 	}
@@ -318,10 +310,7 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
 		c.log.Warn("fetch failed", "url", l.URL, "err", err)
-		if err := c.writeSkips(c.leaseSkip(l, skipFailed, err.Error())); err != nil {
-			return err
-		}
-		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
+		return c.endLease(ctx, l, c.leaseSkip(l, skipFailed, err.Error()), frontier.Outcome{Kind: frontier.Failed, Reason: "fetch", HostReady: next, Error: true})
 	}
 	retry := fe.Temporary() && !c.lastAttempt(l)
 	if !c.reportPermanent(l.URL, err) {
@@ -342,12 +331,7 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 		out = frontier.Outcome{Kind: frontier.Failed, Reason: fe.Phase, HostReady: next, Error: true}
 		s = c.leaseSkip(l, skipFailed, err.Error())
 	}
-	if s != nil {
-		if err := c.writeSkips(s); err != nil {
-			return err
-		}
-	}
-	return c.done(ctx, l, out)
+	return c.endLease(ctx, l, s, out)
 }
 
 func (c *Crawler) countResponse(resp *fetch.Response) {
@@ -355,280 +339,4 @@ func (c *Crawler) countResponse(resp *fetch.Response) {
 	c.counters.pages.Add(1)
 	c.counters.bytes.Add(int64(len(resp.RawBody)))
 	c.counters.statusClass(resp.Status)
-}
-
-// redirect queues a redirect's target as a new URL, one hop further.
-func (c *Crawler) redirect(l *frontier.Lease, location string, skips *[]*storage.Skip) []frontier.Entry {
-	if l.Hops+1 > c.cfg.Fetch.MaxRedirects {
-		c.counters.skip("redirect-limit", 1)
-		*skips = append(*skips, c.skip(location, skipRedirectLimit,
-			fmt.Sprintf("redirect %d from a seed or link, past fetch.max_redirects %d", l.Hops+1, c.cfg.Fetch.MaxRedirects), l.URL, l.Depth))
-		return nil
-	}
-	u, err := c.urls.Canonical(location)
-	if err != nil {
-		c.counters.skip("bad-url", 1)
-		return nil
-	}
-	if !c.inScope(u, l.Depth, l.URL, skips) {
-		return nil
-	}
-	foundOn := l.URL
-	if l.Kind == kindSitemap {
-		foundOn = l.FoundOn // a sitemap that robots.txt lists stays listed when it moves
-	}
-	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: foundOn, Kind: l.Kind, Hops: l.Hops + 1}}
-}
-
-// pageLinks extracts a document's facts into page and returns the links to queue and
-// every outlink found (for the WARC metadata record).
-func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string) {
-	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
-		d := extract.RobotsTag(resp.Header, c.agent)
-		page.NoIndex, page.NoFollow = d.NoIndex, d.NoFollow
-		return nil, nil
-	}
-	base, err := url.Parse(resp.FinalURL)
-	if err != nil {
-		base, _ = url.Parse(l.URL)
-	}
-	// Without text, no tree is built: the token scan finds the same links and
-	// metadata for about half the CPU, and the engine reads no anchor text.
-	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: withText, TokenScan: !withText,
-		MaxLinks: c.cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
-	if err != nil {
-		c.counters.skip("unparsable-html", 1)
-		c.log.Debug("html not parsed", "url", l.URL, "err", err)
-		return nil, nil
-	}
-	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
-	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
-	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
-	page.Truncated = page.Truncated || doc.Truncated
-	for reason, n := range doc.Skipped {
-		c.counters.skip("link-"+reason, int64(n))
-	}
-	if n := doc.Skipped["limit"]; n > 0 {
-		*skips = append(*skips, c.skip(l.URL, skipLinkLimit,
-			fmt.Sprintf("URLs left out: %d, past scope.max_links_per_page %d", n, c.cfg.Scope.MaxLinksPerPage), l.FoundOn, l.Depth))
-	}
-	outlinks := make([]string, 0, len(doc.Links))
-	for _, ln := range doc.Links {
-		outlinks = append(outlinks, ln.URL)
-	}
-	if doc.Robots.NoFollow {
-		c.counters.skip("nofollow-page", int64(len(doc.Links)))
-		return nil, outlinks
-	}
-	entries := make([]frontier.Entry, 0, len(doc.Links))
-	seen := make(map[string]struct{}, len(doc.Links))
-	for _, ln := range doc.Links {
-		if ln.NoFollow && !c.cfg.Scope.FollowNofollow {
-			c.counters.skip("nofollow-link", 1)
-			continue
-		}
-		u, err := c.urls.Canonical(ln.URL)
-		if err != nil {
-			c.counters.skip("bad-url", 1)
-			continue
-		}
-		if _, dup := seen[u]; dup {
-			continue
-		}
-		seen[u] = struct{}{}
-		if !c.inScope(u, l.Depth+1, l.URL, skips) {
-			continue
-		}
-		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
-	}
-	// Links handed over by an earlier page need not go again (linkCache).
-	return c.links.keep(entries), outlinks
-}
-
-// sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap
-// priority, and nested sitemaps (bounded depth) as sitemap fetches; and, for the
-// adaptive recrawl schedule, what it says of how often its pages change.
-func (c *Crawler) sitemapLinks(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) ([]frontier.Entry, map[string]recrawl.Hint) {
-	// A sitemap that a robots.txt lists, directly or through an index, may name any URL
-	// of that robots.txt's site, whatever its own directory or host (sitemaps.org,
-	// "Sitemaps & Cross Submits"); l.FoundOn is that robots.txt. Other sitemaps cover
-	// their own directory only. extract applies both rules.
-	res, err := extract.Sitemap(bytes.NewReader(resp.Body), l.URL, extract.SitemapOptions{
-		Depth:     l.Depth,
-		RobotsURL: robotsLister(l.FoundOn),
-	})
-	if err != nil && res == nil {
-		c.counters.skip("unparsable-sitemap", 1)
-		c.log.Info("sitemap not parsed", "url", l.URL, "err", err)
-		return nil, nil
-	}
-	switch {
-	case resp.Truncated || res.Truncated:
-		// The URLs past the cut are lost to this crawl: say so where a user looks.
-		c.counters.skip("sitemap-truncated", 1)
-		c.log.Warn("sitemap cut at a size limit: the URLs it lists past the cut are not queued",
-			"url", l.URL, "bytes", len(resp.Body), "urls_read", len(res.URLs), "err", err)
-	case err != nil:
-		c.log.Info("sitemap read in part", "url", l.URL, "err", err)
-	}
-	for reason, n := range res.Skipped {
-		c.counters.skip("sitemap-"+reason, int64(n))
-	}
-	var entries []frontier.Entry
-	for _, child := range res.Sitemaps {
-		u, err := c.urls.Canonical(child)
-		if err != nil {
-			c.counters.skip("bad-url", 1)
-			continue
-		}
-		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: prioritySitemap, FoundOn: l.FoundOn, Kind: kindSitemap})
-	}
-	var hints map[string]recrawl.Hint
-	for _, su := range res.URLs {
-		u, err := c.urls.Canonical(su.Loc)
-		if err != nil {
-			c.counters.skip("bad-url", 1)
-			continue
-		}
-		if !c.inScope(u, 1, l.URL, skips) {
-			continue
-		}
-		entries = append(entries, frontier.Entry{URL: u, Depth: 1, Priority: prioritySitemapURL, FoundOn: l.URL, Kind: kindPage})
-		hints = c.sitemapHint(hints, u, &su)
-	}
-	return entries, hints
-}
-
-// robotsLister returns foundOn when it is a robots.txt URL (the sitemap was listed
-// there), and "" otherwise.
-func robotsLister(foundOn string) string {
-	u, err := url.Parse(foundOn)
-	if err != nil || u.Path != "/robots.txt" {
-		return ""
-	}
-	return foundOn
-}
-
-// inScope checks a link to u, found on foundOn, against the crawl's scope at depth. A
-// link out of scope is counted, logged at debug level and, when recordedScope says so,
-// added to skips.
-func (c *Crawler) inScope(u string, depth int, foundOn string, skips *[]*storage.Skip) bool {
-	reason := c.scope.Check(u, depth)
-	if reason == extract.ReasonNone {
-		return true
-	}
-	c.counters.skip(string(reason), 1)
-	if recordedScope(reason) {
-		*skips = append(*skips, c.skip(u, skipScope, string(reason), foundOn, depth))
-	} else {
-		c.log.Debug("link not followed", "url", u, "reason", string(reason), "found_on", foundOn)
-	}
-	return false
-}
-
-// queueSitemaps queues, once per host and run, the sitemaps its robots.txt lists (or
-// /sitemap.xml when configured to guess).
-func (c *Crawler) queueSitemaps(ctx context.Context, host string, rob *robots.Entry) error {
-	if !c.cfg.Sitemaps.FromRobots && !c.cfg.Sitemaps.Guess {
-		return nil
-	}
-	c.sitemapsMu.Lock()
-	if c.sitemapsQueued[host] {
-		c.sitemapsMu.Unlock()
-		return nil
-	}
-	c.sitemapsQueued[host] = true
-	c.sitemapsMu.Unlock()
-
-	var urls []string
-	if c.cfg.Sitemaps.FromRobots && rob.Robots != nil {
-		urls = rob.Robots.Sitemaps()
-	}
-	if len(urls) == 0 && c.cfg.Sitemaps.Guess {
-		urls = []string{host + "/sitemap.xml"}
-	}
-	var entries []frontier.Entry
-	for _, s := range urls {
-		u, err := c.urls.Canonical(s)
-		if err != nil {
-			c.counters.skip("bad-url", 1)
-			continue
-		}
-		entries = append(entries, frontier.Entry{URL: u, Priority: prioritySitemap, FoundOn: rob.URL, Kind: kindSitemap})
-	}
-	entries, err := c.handOff(ctx, entries)
-	if err != nil || len(entries) == 0 {
-		return nil // stopping, or every sitemap handed to another process
-	}
-	if _, err := c.front.Add(ctx, entries...); err != nil && ctx.Err() == nil {
-		return fmtErr("queueing the sitemaps of "+host, err)
-	}
-	return nil
-}
-
-// applyRules hands the scheduler the pacing rules of a host's robots.txt for our agent,
-// when that robots.txt is new to it.
-func (c *Crawler) applyRules(host string, r *robots.Robots) {
-	c.rulesMu.Lock()
-	same := c.rulesFor[host] == r
-	c.rulesMu.Unlock()
-	if same || r == nil {
-		return
-	}
-	g := r.Group(c.agent)
-	c.rulesMu.Lock()
-	c.rulesFor[host] = r
-	c.groupFor[host] = groupFacts{signal: g.ContentSignal, delay: max(g.CrawlDelay, g.RequestRate.Interval())}
-	c.rulesMu.Unlock()
-	c.politeness.SetRules(host, pacing(g))
-	c.restoreSpacing(host, max(g.CrawlDelay, g.RequestRate.Interval()))
-}
-
-// groupFacts is what a host's robots.txt asks of our agent, beside its rules.
-type groupFacts struct {
-	signal map[string]string // Content-Signal; nil: none
-	delay  time.Duration     // the wait asked between requests (Crawl-delay, Request-rate); 0: none
-}
-
-// groupFacts returns what host's robots.txt asks of our agent. applyRules must have
-// seen that robots.txt.
-func (c *Crawler) groupFacts(host string) groupFacts {
-	c.rulesMu.Lock()
-	defer c.rulesMu.Unlock()
-	return c.groupFor[host]
-}
-
-// maxBlock is the longest politeness wait a worker sits through; a host whose wait is
-// longer is handed back to the frontier until it is ready.
-const maxBlock = 10 * time.Millisecond
-
-// restoreSpacing keeps a host's spacing across a restart. The previous process may have
-// sent host a request just before it died, which no record holds; so in a resumed crawl
-// the first request of this run to each host waits delay from when the run started, as
-// if one had been sent then. Later calls change nothing once that time has passed.
-func (c *Crawler) restoreSpacing(host string, delay time.Duration) {
-	if c.resumed && delay > 0 {
-		c.politeness.Restore(host, c.started.Add(delay))
-	}
-}
-
-// isHTML reports whether a response is an HTML document, from its Content-Type or, when
-// that is missing, from its first bytes.
-func isHTML(contentType string, body []byte) bool {
-	if contentType == "" {
-		contentType = http.DetectContentType(body)
-	}
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
-	}
-	return mt == "text/html" || mt == "application/xhtml+xml"
-}
-
-func ruleString(r *robots.Rule) string {
-	if r == nil {
-		return "no matching rule"
-	}
-	return r.String()
 }

@@ -2,52 +2,14 @@ package crawl
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"github.com/politecrawl/crawl/frontier"
 )
-
-// openLog sets up logging: JSON lines in DATA_DIR/crawl.log at the configured level, and
-// human text on Stderr (warnings and errors, or everything at log_level debug).
-func (c *Crawler) openLog() (io.Closer, error) {
-	f, err := os.OpenFile(filepath.Join(c.cfg.DataDir, "crawl.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("crawl: %w", err)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.cfg.LogLevel)); err != nil {
-		level = slog.LevelInfo
-	}
-	stderr := c.Stderr
-	if stderr == nil {
-		stderr = os.Stderr
-	}
-	stderrLevel := slog.LevelWarn
-	if level < slog.LevelInfo {
-		stderrLevel = level
-	}
-	file := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level})
-	c.fileLog = slog.New(file)
-	c.log = slog.New(slog.NewMultiHandler(
-		file,
-		slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: stderrLevel}),
-	))
-	return f, nil
-}
 
 // Progress is a snapshot of a running crawl.
 type Progress struct {
@@ -231,54 +193,4 @@ func (c *Crawler) statusTick(lastPages int64, since time.Duration) int64 {
 		c.log.Warn("status file not written", "err", err)
 	}
 	return p.Pages
-}
-
-// serveMetrics serves Prometheus metrics on metrics_addr, when set, until the returned
-// function is called.
-func (c *Crawler) serveMetrics() (stop func(), err error) {
-	if c.cfg.MetricsAddr == "" {
-		return func() {}, nil
-	}
-	reg := prometheus.NewRegistry()
-	gauge := func(name, help string, f func() float64) {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "politecrawl", Name: name, Help: help}, f))
-	}
-	counter := func(name, help string, f func() float64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "politecrawl", Name: name, Help: help}, f))
-	}
-	counter("pages_total", "Page and sitemap responses received.", func() float64 { return float64(c.counters.pages.Load()) })
-	counter("bytes_total", "Body bytes received, as sent on the wire.", func() float64 { return float64(c.counters.bytes.Load()) })
-	counter("fetch_errors_total", "Fetches that failed on the network.", func() float64 { return float64(c.counters.errors.Load()) })
-	counter("robots_blocked_total", "URLs robots.txt disallowed.", func() float64 { return float64(c.counters.robotsBlocked.Load()) })
-	counter("robots_fetches_total", "robots.txt fetches.", func() float64 { return float64(c.counters.robotsFetched.Load()) })
-	counter("storage_wait_seconds_total", "Time the frontier's commits spent making the pages' records and lines durable first, counted once per lease; part of frontier_wait_seconds_total.",
-		func() float64 { return time.Duration(c.counters.storageWait.Load()).Seconds() })
-	counter("frontier_wait_seconds_total", "Time workers waited for the frontier's commit of their leases' outcomes (a page's one wait), summed over workers.",
-		func() float64 { return time.Duration(c.counters.frontierWait.Load()).Seconds() })
-	gauge("in_flight", "Fetches in progress.", func() float64 { return float64(c.counters.inFlight.Load()) })
-	gauge("queued", "URLs waiting in the frontier.", func() float64 { return float64(c.front.Stats().Queued) })
-	gauge("staged", "Links found and not yet sorted into the frontier's queues (frontier.link_batch).", func() float64 { return float64(c.front.Stats().Staged) })
-
-	ln, err := net.Listen("tcp", c.cfg.MetricsAddr)
-	if err != nil {
-		return nil, fmt.Errorf("crawl: metrics: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			c.log.Error("metrics server", "err", err)
-		}
-	}()
-	c.log.Info("metrics", "addr", ln.Addr().String())
-	c.metricsAddr.Store(ln.Addr().String())
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-		<-done
-	}, nil
 }

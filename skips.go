@@ -1,11 +1,6 @@
 package crawl
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
@@ -89,17 +84,4 @@ func (c *Crawler) logSkips(skips []*storage.Skip) {
 // (its attempts are used up), so that the skip can be written now.
 func (c *Crawler) lastAttempt(l *frontier.Lease) bool {
 	return l.Attempt >= c.cfg.Fetch.MaxAttempts
-}
-
-// formatSignal writes a Content-Signal map as the robots.txt line does, keys sorted:
-// "ai-input=no, ai-train=no, search=yes". It returns "" for none.
-func formatSignal(sig map[string]string) string {
-	var b strings.Builder
-	for i, k := range slices.Sorted(maps.Keys(sig)) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s=%s", k, sig[k])
-	}
-	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/politecrawl/crawl/frontier"
 )
 
 // counters are the crawl's running figures, updated by every worker.
@@ -164,4 +166,54 @@ func copyCounts(mu *sync.Mutex, m map[string]int64) map[string]int64 {
 		out[k] = v
 	}
 	return out
+}
+
+// Summary reports what the crawl has done so far; after Run returns, what it did.
+func (c *Crawler) Summary() Summary { return c.summary(nil) }
+
+// frontierStats returns the frontier's figures, counting the pass over its hosts.
+func (c *Crawler) frontierStats() frontier.Stats {
+	c.counters.statsPasses.Add(1)
+	return c.front.Stats()
+}
+
+// summary is Summary with the frontier's figures taken from live when the crawl
+// is running and live is not nil, so that a caller holding a snapshot does not
+// pay for another pass over the hosts.
+func (c *Crawler) summary(live *frontier.Stats) Summary {
+	s := Summary{
+		Pages:         c.counters.pages.Load(),
+		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
+		Bytes:         c.counters.bytes.Load(),
+		Errors:        c.counters.errors.Load(),
+		RobotsBlocked: c.counters.robotsBlocked.Load(),
+		RobotsFetched: c.counters.robotsFetched.Load(),
+		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),
+		DataDir:       c.cfg.DataDir,
+		Started:       c.began.Load(),
+		Failed:        c.failed.Load(),
+		StorageWait:   time.Duration(c.counters.storageWait.Load()),
+		FrontierWait:  time.Duration(c.counters.frontierWait.Load()),
+	}
+	switch {
+	case c.started.IsZero():
+	case c.ended.IsZero():
+		s.Duration = c.now().Sub(c.started)
+	default:
+		s.Duration = c.ended.Sub(c.started)
+	}
+	st := c.finalStats.Load()
+	if st == nil && c.front != nil && c.ended.IsZero() {
+		if live == nil {
+			now := c.frontierStats()
+			live = &now
+		}
+		st = live
+	}
+	if st != nil {
+		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
+		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
+		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done >= int64(c.cfg.Scope.MaxPages)
+	}
+	return s
 }

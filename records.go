@@ -1,0 +1,59 @@
+package crawl
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/robots"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// exchange describes a fetch for the WARC writer.
+func exchange(resp *fetch.Response, kind string) *storage.Exchange {
+	return &storage.Exchange{
+		TargetURI:      resp.FinalURL,
+		IP:             resp.RemoteIP,
+		Date:           resp.Start,
+		Request:        resp.RawRequest,
+		ResponseHeader: resp.RawHeader,
+		Body:           resp.RawBody,
+		Truncated:      resp.Truncated,
+		Kind:           kind,
+	}
+}
+
+// provenance records which robots.txt and which rule allowed a fetch.
+func provenance(e *robots.Entry, d robots.Decision, signal map[string]string) *storage.RobotsDecision {
+	return &storage.RobotsDecision{
+		URL:           e.URL,
+		FetchedAt:     e.FetchedAt,
+		Status:        e.Status,
+		Digest:        e.Digest,
+		Rule:          ruleString(d.Rule),
+		Allowed:       d.Allowed,
+		ContentSignal: formatSignal(signal),
+	}
+}
+
+func ruleString(r *robots.Rule) string {
+	if r == nil {
+		return "no matching rule"
+	}
+	return r.String()
+}
+
+// formatSignal writes a Content-Signal map as the robots.txt line does, keys sorted:
+// "ai-input=no, ai-train=no, search=yes". It returns "" for none.
+func formatSignal(sig map[string]string) string {
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(sig)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s=%s", k, sig[k])
+	}
+	return b.String()
+}

@@ -1,0 +1,251 @@
+package crawl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/politecrawl/crawl/config"
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/politeness"
+	"github.com/politecrawl/crawl/robots"
+)
+
+// RobotsMaxRedirects is how many redirects a robots.txt fetch follows: RFC 9309
+// §2.3.1.2 asks for at least five.
+const RobotsMaxRedirects = 5
+
+// robotsHop fetches one URL of a robots.txt redirect chain and does not follow its
+// redirect; first is true for the robots.txt URL itself.
+type robotsHop func(ctx context.Context, target string, first bool) (*fetch.Response, error)
+
+// robotsTrail says how a robots.txt fetch ended: the redirects followed, and whether
+// the last response is a redirect left unfollowed (a sixth, or back to a URL of the
+// chain).
+type robotsTrail struct {
+	hops       int    // redirects followed
+	unfollowed string // the Location not followed; "" when the last response is not a redirect
+	loop       bool   // unfollowed is a URL of the chain
+}
+
+// followRobots is the crawl's one robots.txt redirect rule (RFC 9309 §2.3.1.2): it
+// fetches robotsURL through hop and follows redirects itself, one request per hop, up
+// to RobotsMaxRedirects, even to another host, and stops at a URL it has fetched
+// already. It returns the last response with how the chain ended. A last response
+// that is a redirect (3xx with a Location) was not followed, which robots.FromStatus
+// reads as unreachable.
+func followRobots(ctx context.Context, robotsURL string, hop robotsHop) (*fetch.Response, robotsTrail, error) {
+	target := robotsURL
+	seen := map[string]bool{target: true}
+	for hops := 0; ; hops++ {
+		resp, err := hop(ctx, target, hops == 0)
+		if err != nil {
+			return nil, robotsTrail{hops: hops}, err
+		}
+		next := resp.Location
+		if resp.Status < 300 || resp.Status >= 400 || next == "" {
+			return resp, robotsTrail{hops: hops}, nil
+		}
+		if hops >= RobotsMaxRedirects || seen[next] {
+			return resp, robotsTrail{hops: hops, unfollowed: next, loop: seen[next]}, nil
+		}
+		seen[next] = true
+		target = next
+	}
+}
+
+// robotsResult is what the robots cache is told of a fetch that followRobots ended:
+// a redirect not followed carries no body.
+func robotsResult(resp *fetch.Response, t robotsTrail) *robots.FetchResult {
+	res := &robots.FetchResult{Status: resp.Status, Header: resp.Header, FinalURL: resp.FinalURL}
+	if t.unfollowed == "" {
+		res.Body = resp.Body
+	}
+	return res
+}
+
+// robotsRequest is the request of one hop: only the first robots.MaxSize bytes count,
+// compressed or not, so a robots.txt bomb decodes no further.
+func robotsRequest(target string) *fetch.Request {
+	return &fetch.Request{
+		URL:            target,
+		AcceptTypes:    []string{},
+		MaxBodySize:    robots.MaxSize + 1,
+		MaxDecodedSize: robots.MaxSize + 1,
+	}
+}
+
+// RobotsClient fetches robots.txt files outside a crawl, for tools such as crawl
+// robots: with the client a crawl of the same configuration uses (user agent,
+// timeouts, TLS, the addresses it may reach) and the crawl's redirect rule, but
+// without pacing and without archiving. It is safe for concurrent use.
+type RobotsClient struct{ client *fetch.Client }
+
+// NewRobotsClient builds a RobotsClient from cfg's user_agent, fetch and network
+// sections. A bad value is reported as a *config.Error.
+func NewRobotsClient(cfg config.Config) (*RobotsClient, error) {
+	client, err := newClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &RobotsClient{client: client}, nil
+}
+
+// Fetch fetches robotsURL and follows its redirects as a crawl does. The result's
+// Status is that of the last hop; a 3xx means a redirect was not followed (robots.txt
+// unreachable, RFC 9309). An error is a failure with no HTTP status (DNS, connection,
+// an address refused: see AddressRefusedError).
+func (rc *RobotsClient) Fetch(ctx context.Context, robotsURL string) (*robots.FetchResult, error) {
+	resp, trail, err := followRobots(ctx, robotsURL, func(ctx context.Context, target string, _ bool) (*fetch.Response, error) {
+		return rc.client.Fetch(ctx, robotsRequest(target))
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Release()
+	res := robotsResult(resp, trail)
+	res.Body = bytes.Clone(res.Body)
+	return res, nil
+}
+
+// robotsFetcher fetches robots.txt for the robots cache: through politeness, by
+// followRobots, archiving every hop.
+type robotsFetcher struct{ c *Crawler }
+
+// FetchRobots follows the redirects itself, hop by hop, rather than letting the client
+// follow them: every hop is a request to its own authority and waits for that
+// authority's ticket and spacing, as any other request to it does, so a robots.txt
+// that redirects to another host cannot hit that host while it is busy or too soon.
+// Only one ticket is held at a time, released before the next hop asks for its own,
+// so hops to the same host, or two hosts redirecting to each other, cannot deadlock;
+// every wait ends with ctx.
+func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*robots.FetchResult, error) {
+	c := f.c
+	var target string
+	resp, trail, err := followRobots(ctx, robotsURL, func(ctx context.Context, t string, first bool) (*fetch.Response, error) {
+		target = t
+		resp, err := f.hop(ctx, t, first)
+		if first && err == nil {
+			c.counters.robotsFetched.Add(1)
+		}
+		return resp, err
+	})
+	if err != nil {
+		var notYet *robotsNotYet
+		if ctx.Err() != nil || errors.As(err, &notYet) {
+			return nil, err // stopping, or not begun: not the host's failure
+		}
+		c.counters.errors.Add(1)
+		if !c.reportPermanent(target, err) {
+			c.log.Info("robots.txt unreachable", "url", robotsURL, "fetching", target, "err", err)
+		}
+		return nil, err
+	}
+	if trail.unfollowed != "" {
+		// A 3xx result: the redirects were not all followed, so robots.txt is
+		// unreachable (robots.FetchResult).
+		c.log.Info("robots.txt unreachable: redirects not followed", "url", robotsURL,
+			"hops", trail.hops+1, "loop", trail.loop, "last", trail.unfollowed)
+	} else {
+		c.log.Debug("robots.txt fetched", "url", robotsURL, "status", resp.Status, "final", resp.FinalURL)
+	}
+	return robotsResult(resp, trail), nil
+}
+
+// hop fetches one URL of a robots.txt redirect chain, without following redirects,
+// holding its authority's politeness ticket, and archives the exchange. The first hop,
+// to the leased host's own robots.txt, does not hold the worker while that host is not
+// ready for longer than maxBlock (after a restart, see robotsInterrupted): it returns a
+// *robotsNotYet and the lease goes back to the frontier until then. Later hops wait for
+// their host's turn, since going back would mean asking the first host again.
+func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fetch.Response, error) {
+	c := f.c
+	host := extract.Authority(target)
+	if ready := c.politeness.Ready(host); first && ready.Sub(c.now()) > maxBlock {
+		return nil, &robotsNotYet{host: host, until: ready}
+	}
+	ticket, err := f.acquire(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	resp, ferr := c.client.Fetch(ctx, robotsRequest(target))
+	c.politeness.Release(ticket, c.observe(resp, ferr))
+	if resp != nil {
+		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
+			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
+		}
+		c.counters.bytes.Add(int64(len(resp.RawBody)))
+	}
+	return resp, ferr
+}
+
+// acquire waits for host's politeness ticket. A host deferred beyond the scheduler's
+// longest wait (a Crawl-delay above max_delay, a Visit-time window) is waited for too,
+// up to robotsMaxDefer, until ctx ends: robots.txt is needed before anything of the
+// host can be fetched. A longer deferral is returned as the error, and robots.txt is
+// tried again later as for any failed fetch.
+func (f *robotsFetcher) acquire(ctx context.Context, host string) (*politeness.Ticket, error) {
+	for {
+		ticket, err := f.c.politeness.Acquire(ctx, host)
+		var deferred *politeness.DeferredError
+		if !errors.As(err, &deferred) {
+			return ticket, err
+		}
+		wait := deferred.Until.Sub(f.c.now())
+		if wait > robotsMaxDefer {
+			return nil, err
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+	}
+}
+
+// robotsNotYet says a robots.txt fetch did not begin: its host may not be contacted
+// before until. Its Until method tells the robots cache to record nothing.
+type robotsNotYet struct {
+	host  string
+	until time.Time
+}
+
+func (e *robotsNotYet) Error() string {
+	return fmt.Sprintf("robots.txt of %s not fetched before %s (politeness)", e.host, e.until.UTC().Format(time.RFC3339Nano))
+}
+
+// Until returns when the host may be contacted.
+func (e *robotsNotYet) Until() time.Time { return e.until }
+
+// robotsMaxDefer is the longest a robots.txt fetch waits for a deferred host's turn.
+const robotsMaxDefer = 5 * time.Minute
+
+// robotsInterrupted spaces the first request of this run to a host whose robots.txt
+// fetch began at `at` in an earlier run that died (or stopped) before storing the
+// result. The host may have answered, and asked in its lost rules for a Crawl-delay we
+// cannot know; so the spacing assumes the strictest one we honour by waiting,
+// politeness.max_delay, counted from the latest moment that answer can have ended: the
+// start of this run, or the longest a robots.txt fetch can take after `at` if that is
+// earlier (a crawl resumed long after its kill does not wait). Persisting the rules in
+// the same commit as the WARC record is not possible (two files), and the last known
+// Crawl-delay does not exist for a first fetch, hence this rule.
+func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
+	longest := (RobotsMaxRedirects + 1) * (time.Duration(c.cfg.Fetch.Timeout) + robotsMaxDefer)
+	end := c.started
+	if e := at.Add(longest); e.Before(end) {
+		end = e
+	}
+	maxDelay := c.politeness.Options().MaxDelay
+	ready := end.Add(maxDelay)
+	if !ready.After(c.now()) {
+		return
+	}
+	c.politeness.Restore(authority, ready)
+	c.log.Info("robots.txt fetch cut by the last stop: first request waits max_delay",
+		"host", authority, "fetch_began", at, "until", ready, "max_delay", maxDelay.String())
+}
