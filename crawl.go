@@ -472,6 +472,9 @@ func (c *Crawler) open() error {
 		Operator:    c.cfg.Storage.Operator,
 		Hostname:    host,
 		Config:      c.warcinfoConfig(),
+		WET:         c.cfg.Storage.WET,
+		Parquet:     c.parquetDir(dir),
+		CrawlName:   c.cfg.Storage.CrawlName,
 		Now:         c.Now,
 	})
 	if err != nil {

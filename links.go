@@ -54,7 +54,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	// Without text, no tree is built: the token scan finds the same links and
 	// metadata for about half the CPU, and the engine reads no anchor text.
-	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords
+	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords || c.cfg.Storage.WET
 	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: withText, TokenScan: !withText,
 		MaxLinks: c.cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
 	if err != nil {

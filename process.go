@@ -187,6 +187,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	if c.cfg.Storage.TextRecords {
 		ex.Text = page.Text
 	}
+	if c.cfg.Storage.WET && isHTMLPage(l, resp) {
+		ex.Conversion = &storage.Conversion{Text: page.Text}
+	}
 	if !c.cfg.Storage.Text {
 		page.Text = ""
 	}

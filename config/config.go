@@ -356,6 +356,17 @@ type Storage struct {
 	// conversion record (text/plain, WARC-Refers-To its response), as WET files
 	// hold it for corpus pipelines. False: none.
 	TextRecords bool `yaml:"text_records"`
+	// WET keeps, beside each WARC file, its WET file in Common Crawl's layout
+	// (warc/NAME.warc.wet.gz): one conversion record per HTML page with its main
+	// text. False: none.
+	WET bool `yaml:"wet"`
+	// Parquet keeps a Parquet index in Common Crawl's flat cc-index schema,
+	// DataDir/cc-index/crawl=CrawlName/subset=…/NAME.parquet, one file per subset
+	// as each WARC file closes. False: none.
+	Parquet bool `yaml:"parquet"`
+	// CrawlName is the crawl partition of the Parquet index (crawl=NAME), what
+	// Common Crawl's queries select in WHERE crawl = '…'. Empty: WARCPrefix.
+	CrawlName string `yaml:"crawl_name"`
 	// WACZ packages the crawl as DataDir/crawl.wacz (see WACZName) when a run
 	// completes, as `crawl wacz` does. False: no package.
 	WACZ bool `yaml:"wacz"`

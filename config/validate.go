@@ -245,6 +245,12 @@ func (c *Config) Validate() error {
 	if c.Storage.WARCMaxSize < 1<<20 {
 		return bad("storage.warc_max_size", c.Storage.WARCMaxSize, "must be at least 1MiB")
 	}
+	if c.Storage.Parquet && c.Storage.WARCMaxSize >= 2<<30 {
+		return bad("storage.warc_max_size", c.Storage.WARCMaxSize, "must be below 2GiB with storage.parquet (its record offsets are 32-bit, as Common Crawl's)")
+	}
+	if strings.ContainsAny(c.Storage.CrawlName, `/\=`) {
+		return bad("storage.crawl_name", c.Storage.CrawlName, "must not hold / \\ or =")
+	}
 	if c.Storage.WARCGzipLevel < 1 || c.Storage.WARCGzipLevel > 9 {
 		return bad("storage.warc_gzip_level", c.Storage.WARCGzipLevel, "must be between 1 and 9")
 	}

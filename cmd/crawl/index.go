@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -13,8 +16,10 @@ func init() {
 }
 
 func runIndex(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("index", "usage: crawl index [-data DIR]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.")
+	fs := m.flagSet("index", "usage: crawl index [-data DIR]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.\n\nWith -parquet, or when DIR/cc-index exists, it also rewrites the Parquet\nindex (DIR/cc-index/crawl=NAME/subset=.../NAME.warc.gz.parquet, Common Crawl's\nflat schema) from the WARC files and their WET files.")
 	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	parquet := fs.Bool("parquet", false, "rewrite the Parquet index even if DIR/cc-index does not exist")
+	crawlName := fs.String("crawl-name", "", "the crawl `name` of the Parquet index (default: the one DIR/cc-index holds, else crawl)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -33,5 +38,27 @@ func runIndex(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
 	fmt.Fprintf(m.Stdout, "indexed %d WARC files, %d lines\n", files, lines)
+	index := filepath.Join(*data, crawl.ParquetDirName)
+	if _, err := os.Stat(index); err != nil && !*parquet {
+		return nil
+	}
+	name := *crawlName
+	if name == "" {
+		name = storage.DefaultPrefix
+		if m, _ := filepath.Glob(filepath.Join(index, "crawl=*")); len(m) == 1 {
+			name = strings.TrimPrefix(filepath.Base(m[0]), "crawl=")
+		} else if len(m) > 1 {
+			return usagef("%s holds several crawls: name one with -crawl-name", index)
+		}
+	}
+	rows := 0
+	err = storage.RebuildParquet(dir, index, name, func(path string, n int) {
+		rows += n
+		fmt.Fprintf(m.Stdout, "%s  %d Parquet rows\n", path, n)
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: %w", index, err)
+	}
+	fmt.Fprintf(m.Stdout, "Parquet index of crawl %s: %d rows\n", name, rows)
 	return nil
 }

@@ -75,3 +75,44 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("open index left: %v", err)
 	}
 }
+
+// TestIndexCommandParquet: crawl index rewrites the Parquet index a crawl keeps,
+// file for file, under the crawl name it holds.
+func TestIndexCommandParquet(t *testing.T) {
+	data := t.TempDir()
+	index := filepath.Join(data, "cc-index")
+	w, err := storage.OpenWARC(storage.WARCOptions{Dir: filepath.Join(data, "warc"), NoSync: true, Parquet: index, CrawlName: "TEST-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		body := fmt.Sprintf("<p>%d</p>", i)
+		_, err := w.WriteExchange(context.Background(), &storage.Exchange{
+			TargetURI:      fmt.Sprintf("http://a.example/p%d", i),
+			Request:        []byte("GET /p HTTP/1.1\r\nHost: a.example\r\n\r\n"),
+			ResponseHeader: []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))),
+			Body:           []byte(body),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(index, "crawl=TEST-1", "subset=warc", "*.parquet"))
+	if len(files) != 1 {
+		t.Fatalf("Parquet files %v, want one", files)
+	}
+	os.Remove(files[0])
+	code, out, errOut := run(t, "index", "-data", data)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "Parquet index of crawl TEST-1: 3 rows") {
+		t.Errorf("output %q", out)
+	}
+	if _, err := os.Stat(files[0]); err != nil {
+		t.Errorf("Parquet file not rewritten: %v", err)
+	}
+}
