@@ -82,7 +82,7 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	farm, err := crawltest.Start(append(crawltest.DemoSites(), keySite, typesSite)...)
+	farm, err := crawltest.Start(append(crawltest.DemoSites(), keySite, typesSite, ccSite)...)
 	if err != nil {
 		return "", err
 	}
@@ -101,6 +101,9 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	cfg.Storage.Text = true
 	cfg.Storage.TextRecords = true
 	cfg.Storage.WACZ = true
+	cfg.Storage.WET = true
+	cfg.Storage.Parquet = true
+	cfg.Storage.CrawlName = ccCrawlName
 	c, err := crawl.New(cfg)
 	if err != nil {
 		return "", err
