@@ -85,7 +85,9 @@ type Crawler struct {
 	synced func(dones int)
 
 	started     time.Time
-	resumed     bool // the frontier held hosts when Run began: a previous run touched them
+	resumed     bool        // the frontier held hosts when Run began: a previous run touched them
+	wasComplete bool        // ...and had nothing left to fetch: an earlier run completed the crawl
+	timeLimit   atomic.Bool // scope.max_duration stopped the run
 	ended       time.Time
 	finalStats  atomic.Pointer[frontier.Stats] // the frontier's figures when the workers stopped
 	finished    chan struct{}                  // closed when Run returns
@@ -150,7 +152,7 @@ func New(cfg config.Config) (*Crawler, error) {
 		Prefixes:            prefixes,
 		Include:             cfg.Scope.Include,
 		Exclude:             cfg.Scope.Exclude,
-		MaxDepth:            cfg.Scope.MaxDepth,
+		MaxDepth:            int(cfg.Scope.MaxDepth),
 		MaxURLLength:        cfg.Scope.MaxURLLength,
 		MaxPathSegments:     cfg.Scope.MaxPathSegments,
 		MaxRepeatedSegments: cfg.Scope.MaxRepeatedSegments,
@@ -259,7 +261,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 		c.log.Warn("fetch.insecure_skip_verify is on: TLS certificates are not checked, so anyone on the path can pose as a site and its pages are archived as genuine")
 	}
 
-	c.resumed = c.front.Stats().Hosts > 0
+	before := c.front.Stats()
+	c.resumed = before.Hosts > 0
+	c.wasComplete = c.resumed && before.Queued == 0 && before.Leased == 0 && before.Staged == 0 && before.Parked == 0
 	if err := c.addSeeds(ctx); err != nil {
 		return err
 	}
@@ -292,9 +296,21 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 		progressWG.Wait()
 	}()
 
-	err = c.runWorkers(ctx)
+	runCtx := ctx
+	if d := time.Duration(c.cfg.Scope.MaxDuration); d > 0 {
+		// The limit counts from the start of Run; reaching it stops the run as a
+		// cancelled ctx does: fetches in flight finish, the rest stays queued.
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithDeadlineCause(ctx, c.started.Add(d), ErrTimeLimit)
+		defer cancel()
+	}
+	err = c.runWorkers(runCtx)
+	if errors.Is(context.Cause(runCtx), ErrTimeLimit) && ctx.Err() == nil {
+		c.timeLimit.Store(true)
+		err = nil
+	}
 	if err == nil {
-		err = c.sortInStaged(ctx)
+		err = c.sortInStaged(runCtx)
 	}
 	st := c.front.Stats()
 	c.finalStats.Store(&st)
@@ -549,7 +565,7 @@ func (c *Crawler) warcinfoConfig() map[string]string {
 		"max-body-size":      c.cfg.Fetch.MaxBodySize.String(),
 		"sitemaps-robots":    fmt.Sprint(c.cfg.Sitemaps.FromRobots),
 		"follow-nofollow":    fmt.Sprint(c.cfg.Scope.FollowNofollow),
-		"max-depth":          fmt.Sprint(c.cfg.Scope.MaxDepth),
+		"max-depth":          fmt.Sprint(int(c.cfg.Scope.MaxDepth)),
 		"max-pages":          fmt.Sprint(c.cfg.Scope.MaxPages),
 		"max-pages-per-host": fmt.Sprint(c.cfg.Scope.MaxPagesPerHost),
 	}

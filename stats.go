@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -83,7 +84,13 @@ type Summary struct {
 	FrontierWait time.Duration `json:"frontier_wait_ns"`
 	Complete     bool          `json:"complete"`      // the frontier is empty: nothing is left to fetch
 	LimitReached bool          `json:"limit_reached"` // scope.max_pages pages are fetched and URLs remain queued
-	DataDir      string        `json:"data_dir"`      // where the results are
+	// TimeLimitReached is true when scope.max_duration stopped the run with URLs still
+	// queued: the next run goes on.
+	TimeLimitReached bool `json:"time_limit_reached"`
+	// WasComplete is true when the data directory already held a complete crawl as the
+	// run began: nothing was queued, so a run with no new seeds fetches nothing.
+	WasComplete bool   `json:"was_complete"`
+	DataDir     string `json:"data_dir"` // where the results are
 	// Started is false when Run failed before crawling (the data directory could not be
 	// opened or was in use, a setup step failed): the other figures are then empty.
 	Started bool `json:"started"`
@@ -91,6 +98,10 @@ type Summary struct {
 	// does not help until its cause is fixed.
 	Failed bool `json:"failed"`
 }
+
+// ErrTimeLimit is the cause of the context that stops a run when scope.max_duration has
+// passed; Run itself returns nil then, and Summary.TimeLimitReached says so.
+var ErrTimeLimit = errors.New("the run's time limit (scope.max_duration) is reached")
 
 // NothingFetched reports a run that fetched no page and met errors, such as one whose
 // every seed failed (a refused address, a certificate error, a name that does not
@@ -112,6 +123,8 @@ func (s Summary) String() string {
 		state = "complete"
 	case s.LimitReached:
 		state = fmt.Sprintf("stopped at max_pages with %d URLs queued (raise -max-pages and run again to go on)", s.Queued)
+	case s.TimeLimitReached:
+		state = fmt.Sprintf("stopped at its time limit with %d URLs queued (run again to go on)", s.Queued)
 	}
 	rate := 0.0
 	if s.Duration > 0 {
@@ -214,6 +227,8 @@ func (c *Crawler) summary(live *frontier.Stats) Summary {
 		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
 		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
 		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done >= int64(c.cfg.Scope.MaxPages)
+		s.TimeLimitReached = !s.Complete && c.timeLimit.Load()
 	}
+	s.WasComplete = c.wasComplete
 	return s
 }

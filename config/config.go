@@ -211,8 +211,9 @@ type Scope struct {
 	// is not empty a URL must match one of them; a URL matching any Exclude is refused.
 	Include []string `yaml:"include"`
 	Exclude []string `yaml:"exclude"`
-	// MaxDepth is the number of links followed from a seed; 0 means unlimited.
-	MaxDepth int `yaml:"max_depth"`
+	// MaxDepth is the number of links followed from a seed: Unlimited (0) by default,
+	// SeedsOnly ("seeds") to fetch the seeds and follow none of their links.
+	MaxDepth Depth `yaml:"max_depth"`
 	// MaxPagesPerHost caps the URLs queued per host; 0 = unlimited.
 	MaxPagesPerHost int `yaml:"max_pages_per_host"`
 	// MaxPages caps the pages fetched (responses archived with a pages.jsonl line,
@@ -220,6 +221,10 @@ type Scope struct {
 	// blocked by robots.txt, skipped or failed do not count, and the URLs past it stay
 	// queued, so a later run with a larger value goes on. 0 = unlimited.
 	MaxPages int `yaml:"max_pages"`
+	// MaxDuration stops a run this long after it starts, as a signal stops it: the
+	// fetches in flight finish, the rest stays queued and the next run goes on. The
+	// time is per run, not summed across runs. 0 = no limit.
+	MaxDuration Duration `yaml:"max_duration"`
 	// Trap defences: 0 turns one off.
 	MaxURLLength        int  `yaml:"max_url_length"`
 	MaxPathSegments     int  `yaml:"max_path_segments"`

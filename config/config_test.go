@@ -180,7 +180,7 @@ func TestValidate(t *testing.T) {
 		{"resolve value", "network:\n  resolve: {\"a.test:80\": \"localhost:80\"}", "network.resolve", 2},
 		{"log level", "log_level: loud", "log_level", 1},
 		{"metrics addr", "metrics_addr: nowhere", "metrics_addr", 1},
-		{"negative depth", "scope:\n  max_depth: -1", "scope.max_depth", 2},
+		{"depth below seeds", "scope:\n  max_depth: -2", "scope.max_depth", 2},
 		{"gzip level", "storage:\n  warc_gzip_level: 0", "storage.warc_gzip_level", 2},
 		{"recrawl interval too short", "recrawl:\n  interval: 500ms", "recrawl.interval", 2},
 		{"negative recrawl interval", "recrawl:\n  interval: -1h", "recrawl.interval", 2},
@@ -276,4 +276,27 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("valid config with unusable values: %+v", cfg)
 		}
 	})
+}
+
+func TestParseDepth(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Depth
+		ok   bool
+	}{
+		{"0", Unlimited, true}, {"3", 3, true}, {" seeds ", SeedsOnly, true}, {"Seeds", SeedsOnly, true},
+		{"unlimited", Unlimited, true}, {"-1", SeedsOnly, true}, {"-2", 0, false}, {"deep", 0, false}, {"", 0, false},
+	} {
+		got, err := ParseDepth(tt.in)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseDepth(%q):\n\tgot %v, %v\n\twant %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+	cfg, err := Parse(strings.NewReader("seeds: [http://a.test/]\nscope:\n  max_depth: seeds\n  max_duration: 2h\n"))
+	if err != nil || cfg.Scope.MaxDepth != SeedsOnly || time.Duration(cfg.Scope.MaxDuration) != 2*time.Hour {
+		t.Errorf("Parse: max_depth %v, max_duration %v, err %v; want seeds, 2h0m0s", cfg.Scope.MaxDepth, cfg.Scope.MaxDuration, err)
+	}
+	if _, err := Parse(strings.NewReader("scope:\n  max_depth: [1]\n")); err == nil {
+		t.Error("Parse(max_depth: [1]): no error")
+	}
 }

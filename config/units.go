@@ -114,3 +114,72 @@ func (b ByteSize) String() string {
 	}
 	return strconv.FormatInt(int64(b), 10) + "B"
 }
+
+// Depth is the most link hops followed from a seed (seeds have depth 0). Unlimited (0)
+// follows links at any depth; SeedsOnly (-1) fetches the seeds and follows none of their
+// links. In YAML and on the command line it is a number, or the word "seeds" or
+// "unlimited".
+type Depth int
+
+const (
+	// Unlimited is the Depth that follows links at any depth.
+	Unlimited Depth = 0
+	// SeedsOnly is the Depth that follows no link from a seed.
+	SeedsOnly Depth = -1
+)
+
+// ParseDepth parses a depth as the configuration file and the command's flags write it.
+func ParseDepth(s string) (Depth, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "seeds":
+		return SeedsOnly, nil
+	case "unlimited":
+		return Unlimited, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < int(SeedsOnly) {
+		return 0, fmt.Errorf("bad depth %q: want a number of link hops (0 = unlimited), or seeds (the seeds only)", s)
+	}
+	return Depth(n), nil
+}
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (d *Depth) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a depth: a number, or seeds", n.Line)
+	}
+	// A number out of range is left to Validate, whose error names the field.
+	if v, err := strconv.Atoi(strings.TrimSpace(n.Value)); err == nil {
+		*d = Depth(v)
+		return nil
+	}
+	v, err := ParseDepth(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %v", n.Line, err)
+	}
+	*d = v
+	return nil
+}
+
+// Set implements flag.Value.
+func (d *Depth) Set(s string) error {
+	v, err := ParseDepth(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// MarshalYAML implements yaml.Marshaler.
+func (d Depth) MarshalYAML() (any, error) { return d.String(), nil }
+
+func (d Depth) String() string {
+	switch d {
+	case SeedsOnly:
+		return "seeds"
+	case Unlimited:
+		return "unlimited"
+	}
+	return strconv.Itoa(int(d))
+}

@@ -151,14 +151,20 @@ func (c *Config) Validate() error {
 		}
 	}
 	for field, n := range map[string]int{
-		"scope.max_depth": c.Scope.MaxDepth, "scope.max_pages_per_host": c.Scope.MaxPagesPerHost,
-		"scope.max_pages": c.Scope.MaxPages, "scope.max_url_length": c.Scope.MaxURLLength,
+		"scope.max_pages_per_host": c.Scope.MaxPagesPerHost,
+		"scope.max_pages":          c.Scope.MaxPages, "scope.max_url_length": c.Scope.MaxURLLength,
 		"scope.max_path_segments": c.Scope.MaxPathSegments, "scope.max_repeated_segments": c.Scope.MaxRepeatedSegments,
 		"scope.max_query_params": c.Scope.MaxQueryParams,
 	} {
 		if n < 0 {
 			return bad(field, n, "must not be negative (0 means no limit)")
 		}
+	}
+	if c.Scope.MaxDepth < SeedsOnly {
+		return bad("scope.max_depth", c.Scope.MaxDepth, "must be a number of link hops (0 = unlimited), or seeds")
+	}
+	if c.Scope.MaxDuration < 0 {
+		return bad("scope.max_duration", c.Scope.MaxDuration, "must not be negative (0 means no limit)")
 	}
 	if c.Scope.MaxLinksPerPage < 1 || c.Scope.MaxLinksPerPage > 1000000 {
 		return bad("scope.max_links_per_page", c.Scope.MaxLinksPerPage, "must be between 1 and 1000000")

@@ -76,7 +76,8 @@ type ScopeOptions struct {
 	// empty, a URL must match one of them. An expression that does not compile is an
 	// error from NewScope.
 	Include, Exclude []string
-	// MaxDepth is the most link hops from a seed (seeds have depth 0); 0 is no limit.
+	// MaxDepth is the most link hops from a seed (seeds have depth 0); 0 is no limit,
+	// and a negative value refuses every link: the seeds only.
 	MaxDepth int
 	// MaxURLLength is the longest URL in bytes; 0 is no limit.
 	MaxURLLength int

@@ -26,7 +26,7 @@ func (s *Scope) Check(canonicalURL string, depth int) Reason {
 	if r := s.checkMode(&p); r != ReasonNone {
 		return r
 	}
-	if s.maxDepth > 0 && depth > s.maxDepth {
+	if s.maxDepth > 0 && depth > s.maxDepth || s.maxDepth < 0 && depth > 0 {
 		return ReasonDepth
 	}
 	if s.maxSegs > 0 && scopeSegments(p.path) > s.maxSegs {

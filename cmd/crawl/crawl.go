@@ -29,8 +29,9 @@ type crawlFlags struct {
 	workers      int
 	delay        config.Duration
 	scope        string
-	maxDepth     int
+	maxDepth     config.Depth
 	maxPages     int
+	timeLimit    config.Duration
 	allowPrivate bool
 	text         bool
 	metrics      string
@@ -57,7 +58,8 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "fetches in flight over all hosts (workers; default 64)")
 	fs.Var(&f.delay, "delay", "least `time` between requests to one host, such as 200ms or 5 (seconds) (politeness.min_delay; default 1s)")
 	fs.StringVar(&f.scope, "scope", "", "scope `mode`: host, domain, prefix or any (scope.mode; default host)")
-	fs.IntVar(&f.maxDepth, "max-depth", 0, "links followed from a seed, 0 = unlimited (scope.max_depth)")
+	fs.Var(&f.maxDepth, "max-depth", "links followed from a seed: a `number`, 0 = unlimited, or seeds = the seeds only (scope.max_depth)")
+	fs.Var(&f.timeLimit, "time-limit", "stop this run after this `time`, such as 30m or 2h, as Ctrl-C does; run again to go on (scope.max_duration)")
 	fs.IntVar(&f.maxPages, "max-pages", 0, "pages fetched over the whole crawl, across runs; 0 = unlimited (scope.max_pages)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private addresses (network.allow_private)")
 	fs.BoolVar(&f.text, "text", false, "add page text to pages.jsonl (storage.text)")
@@ -94,6 +96,8 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *config.Config) {
 			cfg.Scope.MaxDepth = f.maxDepth
 		case "max-pages":
 			cfg.Scope.MaxPages = f.maxPages
+		case "time-limit":
+			cfg.Scope.MaxDuration = f.timeLimit
 		case "allow-private":
 			cfg.Network.AllowPrivate = f.allowPrivate
 		case "text":
@@ -230,6 +234,12 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 		return runErr
 	}
 	fmt.Fprintln(m.Stdout, sum.String())
+	if sum.WasComplete && sum.Complete && sum.Pages == 0 {
+		fmt.Fprintf(m.Stdout, "%[1]s already holds a complete crawl: nothing was left to fetch. For a new\n"+
+			"snapshot, crawl into a new directory and store only what changed:\n"+
+			"  crawl -data NEW_DIR -dedup-from %[1]s URL...\n"+
+			"To fetch its pages again as they change, set recrawl.interval (README, \"Recrawl\").\n", cfg.DataDir)
+	}
 	select {
 	case <-interrupted:
 		if runErr == nil || errors.Is(runErr, context.Canceled) {

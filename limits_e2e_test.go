@@ -1,0 +1,84 @@
+package crawl_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl/config"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// scope.max_duration stops a run as a signal does: the fetches in flight finish, the
+// rest stays queued, the summary says the time limit stopped it, and the next run goes
+// on to the end (issue 28, item 9).
+func TestCrawlTimeLimit(t *testing.T) {
+	pages := map[string]*crawltest.Page{}
+	var links []string
+	for i := range 30 {
+		p := fmt.Sprintf("/p%d.html", i)
+		links = append(links, p)
+		pages[p] = &crawltest.Page{}
+	}
+	pages["/"] = &crawltest.Page{Links: links}
+	farm := startFarm(t, []crawltest.Site{{Host: "slow.test", Pages: pages}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	// One host at 100ms a request needs at least 3s for its 32 requests: a limit of
+	// 300ms always ends the run first, however fast the machine.
+	cfg.Politeness.MinDelay = config.Duration(100 * time.Millisecond)
+	cfg.Scope.MaxDuration = config.Duration(300 * time.Millisecond)
+	sum := runCrawl(t, cfg)
+	if !sum.TimeLimitReached || sum.Complete || sum.Queued == 0 {
+		t.Fatalf("first run: TimeLimitReached %v Complete %v Queued %d, want true, false, >0\n%s",
+			sum.TimeLimitReached, sum.Complete, sum.Queued, sum)
+	}
+	first := len(readJSONL(t, filepath.Join(dir, "pages.jsonl")))
+	cfg.Scope.MaxDuration = 0
+	cfg.Politeness.MinDelay = config.Duration(testDelay)
+	sum = runCrawl(t, cfg)
+	if !sum.Complete || sum.TimeLimitReached {
+		t.Fatalf("second run: Complete %v TimeLimitReached %v, want true, false\n%s", sum.Complete, sum.TimeLimitReached, sum)
+	}
+	if n := len(readJSONL(t, filepath.Join(dir, "pages.jsonl"))); n != 31 || first >= 31 {
+		t.Errorf("pages.jsonl: %d lines after the limited run, %d after the second; want fewer than 31, then 31", first, n)
+	}
+	auditOK(t, farm, 0)
+}
+
+// scope.max_depth "seeds" fetches the seeds and follows none of their links, which are
+// counted as skipped for depth.
+func TestCrawlSeedsOnly(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{Host: "seeds.test", Pages: map[string]*crawltest.Page{
+		"/":       {Links: []string{"/a.html", "/b.html"}},
+		"/a.html": {Links: []string{"/c.html"}},
+		"/b.html": {},
+		"/c.html": {},
+	}}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Seeds = append(cfg.Seeds, "http://seeds.test/a.html")
+	cfg.Scope.MaxDepth = config.SeedsOnly
+	sum := runCrawl(t, cfg)
+	var got []string
+	for _, l := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
+		got = append(got, fmt.Sprint(l["url"]))
+	}
+	if len(got) != 2 || sum.Skipped["depth"] != 3 || !sum.Complete {
+		t.Errorf("fetched %q, skipped %v, complete %v; want the two seeds, 3 links skipped for depth", got, sum.Skipped, sum.Complete)
+	}
+}
+
+// A run on a data directory whose crawl is complete fetches nothing and says so, so the
+// command can tell how to take a new snapshot (issue 28, item 2).
+func TestCrawlAlreadyComplete(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{Host: "done.test", Pages: map[string]*crawltest.Page{"/": {}}}})
+	cfg := testConfig(farm, t.TempDir())
+	if sum := runCrawl(t, cfg); !sum.Complete || sum.WasComplete || sum.Pages != 1 {
+		t.Fatalf("first run: Complete %v WasComplete %v Pages %d; want true, false, 1", sum.Complete, sum.WasComplete, sum.Pages)
+	}
+	if sum := runCrawl(t, cfg); !sum.Complete || !sum.WasComplete || sum.Pages != 0 {
+		t.Errorf("second run: Complete %v WasComplete %v Pages %d; want true, true, 0", sum.Complete, sum.WasComplete, sum.Pages)
+	}
+}
