@@ -38,7 +38,8 @@ type group struct {
 	rate       Rate
 	visit      []VisitTime
 	signal     map[string]string
-	line       int // line of the first user-agent
+	usage      []usageRule // Content-Usage rules, in file order
+	line       int         // line of the first user-agent
 }
 
 // Record is one line of a robots.txt file with a key this package does not interpret
@@ -154,6 +155,13 @@ func (p *parser) line(l string, n int) {
 		} else {
 			p.r.records = append(p.r.records, Record{Key: key, Value: value, Line: n})
 		}
+	case "content-usage":
+		if u, ok := newUsageRule(value, n); ok && p.started {
+			g := &p.r.groups[p.cur]
+			g.usage = append(g.usage, u)
+		} else {
+			p.r.records = append(p.r.records, Record{Key: key, Value: value, Line: n})
+		}
 	default:
 		p.r.records = append(p.r.records, Record{Key: key, Value: value, Line: n})
 	}
@@ -214,6 +222,7 @@ var keys = map[string]string{
 	"request-rate":   "request-rate",
 	"visit-time":     "visit-time",
 	"content-signal": "content-signal",
+	"content-usage":  "content-usage",
 }
 
 // splitLine splits a comment-free line into its canonical lower-case key and trimmed
