@@ -100,6 +100,7 @@ type Crawler struct {
 	sitemapsQueued map[string]bool // authorities whose robots.txt sitemaps were queued this run
 	setAsideMu     sync.Mutex
 	setAside       map[string]bool // hosts set aside in this run (robots.txt unreachable)
+	refusedHosts   sync.Map        // authority → why its address is refused by policy (its robots.txt fetch said)
 	rulesMu        sync.Mutex
 	rulesFor       map[string]*robots.Robots // the robots.txt whose pacing rules the scheduler holds, by authority
 	groupFor       map[string]groupFacts     // what that robots.txt asks of our agent, by authority

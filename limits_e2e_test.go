@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,5 +81,32 @@ func TestCrawlAlreadyComplete(t *testing.T) {
 	}
 	if sum := runCrawl(t, cfg); !sum.Complete || !sum.WasComplete || sum.Pages != 0 {
 		t.Errorf("second run: Complete %v WasComplete %v Pages %d; want true, true, 0", sum.Complete, sum.WasComplete, sum.Pages)
+	}
+}
+
+// A host whose address is refused by policy (loopback without network.allow_private) is
+// skipped as "policy" at its robots.txt, every URL of it, as README's table of reasons
+// says: not set aside as if its robots.txt were unreachable (issue 28, item 6).
+func TestCrawlRefusedHostIsPolicy(t *testing.T) {
+	farm := startFarm(t, []crawltest.Site{{Host: "private.test", Pages: map[string]*crawltest.Page{"/": {}}}})
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Seeds = append(cfg.Seeds, "http://private.test/other.html")
+	cfg.Network.AllowPrivate = false
+	sum := runCrawl(t, cfg)
+	if sum.Parked != 0 || sum.Skipped["policy"] != 2 || !sum.Complete {
+		t.Errorf("parked %d, skipped %v, complete %v; want 0 parked, policy: 2, complete\n%s", sum.Parked, sum.Skipped, sum.Complete, sum)
+	}
+	lines := readJSONL(t, filepath.Join(dir, "skipped.jsonl"))
+	for _, l := range lines {
+		if l["reason"] != "policy" || !strings.Contains(fmt.Sprint(l["detail"]), "address not allowed") {
+			t.Errorf("skipped.jsonl line %v; want reason policy and the refusal", l)
+		}
+	}
+	if len(lines) != 2 {
+		t.Errorf("skipped.jsonl has %d lines, want 2", len(lines))
+	}
+	if n := len(farm.Requests()); n != 0 {
+		t.Errorf("the farm saw %d requests, want none", n)
 	}
 }

@@ -49,6 +49,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("looking up robots.txt", err)
 	}
 	if rob.Unreachable && !rob.Stale {
+		if why, ok := c.refusedHosts.Load(l.Host); ok {
+			// Its robots.txt was not fetched because the host's address is refused by
+			// policy (network.allow_private): no retry can change that within this run.
+			return c.endLease(ctx, l, c.leaseSkip(l, skipPolicy, why.(string)),
+				frontier.Outcome{Kind: frontier.Skipped, Reason: skipPolicy, HostReady: c.now()})
+		}
 		if rob.GaveUp {
 			// Park before Done, so that no other worker leases this host's next URL in
 			// between; every worker holding one of its leases comes here, and the

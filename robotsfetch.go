@@ -131,6 +131,12 @@ func (f *robotsFetcher) FetchRobots(ctx context.Context, robotsURL string) (*rob
 		if first && err == nil {
 			c.counters.robotsFetched.Add(1)
 		}
+		var fe *fetch.Error
+		if first && errors.As(err, &fe) && fe.Phase == fetch.PhasePolicy {
+			// The host's own address is refused: every URL of it is, for the same
+			// reason (process skips them as policy), not for an unreachable robots.txt.
+			c.refusedHosts.Store(extract.Authority(t), err.Error())
+		}
 		return resp, err
 	})
 	if err != nil {
