@@ -42,17 +42,20 @@ const (
 // Crawler is a configured crawl. Build it with New, set its optional fields, and call
 // Run once. Summary may be called at any time, from any goroutine.
 type Crawler struct {
-	// Stderr receives human-readable logs (warnings and above, or debug with log_level
-	// debug) and the progress line. Nil means os.Stderr.
+	// Stderr receives human-readable logs: warnings and above, or everything with
+	// log_level debug. Nil means os.Stderr.
 	Stderr io.Writer
-	// ProgressLine, when set, receives a live status line, rewritten in place about
-	// every second (for terminals).
-	ProgressLine io.Writer
-	// ProgressEvery, when positive, logs a progress line at this interval (for logs).
+	// ProgressEvery, when positive, logs a progress record in crawl.log at this
+	// interval. Progress returns the same figures at any time, for a live display.
 	ProgressEvery time.Duration
 	// StatusEvery is how often the status file (StatusFile in the data directory) is
 	// rewritten while the crawl runs; 0 means DefaultStatusEvery.
 	StatusEvery time.Duration
+	// OnPermanent, when set, hears of every fetch that failed in a way trying again
+	// cannot cure and a configuration change may (an address refused, a certificate
+	// not trusted, a host name that does not exist), instead of a warning on Stderr.
+	// Workers call it, possibly at once: it must be safe for concurrent use.
+	OnPermanent func(*PermanentError)
 	// Now is the clock; nil means time.Now. Tests may replace it.
 	Now func() time.Time
 
@@ -410,7 +413,7 @@ func (c *Crawler) sortInStaged(ctx context.Context) error {
 // openFrontier opens the frontier database, which locks the data directory.
 func (c *Crawler) openFrontier() error {
 	var err error
-	c.front, err = frontier.Open(filepath.Join(c.cfg.DataDir, "frontier.db"), frontier.Options{
+	c.front, err = frontier.Open(filepath.Join(c.cfg.DataDir, frontierFile), frontier.Options{
 		MaxInFlightPerHost: c.cfg.Politeness.PerHost,
 		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
 		MaxDone:            c.cfg.Scope.MaxPages,
@@ -628,3 +631,6 @@ func newClient(cfg config.Config) (*fetch.Client, error) {
 	}
 	return client, nil
 }
+
+// frontierFile is the frontier's database in the data directory.
+const frontierFile = "frontier.db"

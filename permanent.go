@@ -8,35 +8,96 @@ import (
 	"github.com/politecrawl/crawl/fetch"
 )
 
-// permanentFailure describes a fetch error that trying again cannot cure and that a
-// configuration change may: an address refused by policy, a TLS certificate that does
-// not verify, a host name that does not exist. It returns what failed and the fix, or
-// ok false for any other error.
-func permanentFailure(err error) (what, fix string, ok bool) {
+// ErrAddressRefused is wrapped by the error of a fetch whose address the
+// configuration does not allow: loopback, private, link-local or otherwise not public
+// (network.allow_private allows them).
+var ErrAddressRefused = fetch.ErrForbiddenAddress
+
+// Cause is why a fetch failed for good in a way that a configuration change may cure.
+type Cause int
+
+// The causes of a PermanentError.
+const (
+	// AddressRefused: the host's address is not public and network.allow_private is off.
+	AddressRefused Cause = iota + 1
+	// CertificateUntrusted: the site's TLS certificate does not verify against the
+	// system's roots and fetch.ca_file.
+	CertificateUntrusted
+	// NoSuchHost: DNS says the host name does not exist.
+	NoSuchHost
+)
+
+func (c Cause) String() string {
+	switch c {
+	case AddressRefused:
+		return "address refused: it is loopback, private or otherwise not public"
+	case CertificateUntrusted:
+		return "TLS certificate not trusted"
+	case NoSuchHost:
+		return "host name does not exist (DNS)"
+	}
+	return fmt.Sprintf("Cause(%d)", int(c))
+}
+
+// PermanentError is a fetch failure that trying again cannot cure and that a
+// configuration change may. The crawl goes on without the URL; Crawler.OnPermanent
+// hears of each one.
+type PermanentError struct {
+	URL   string
+	Cause Cause
+	Err   error // the fetch's error, a *fetch.Error
+}
+
+func (e *PermanentError) Error() string {
+	return fmt.Sprintf("cannot fetch %s: %v: %v", e.URL, e.Cause, e.Err)
+}
+
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// permanentFailure returns err as a *PermanentError when it is one, nil otherwise.
+func permanentFailure(url string, err error) *PermanentError {
 	var fe *fetch.Error
 	if !errors.As(err, &fe) || fe.Temporary() {
-		return "", "", false
+		return nil
 	}
 	var de *net.DNSError
 	switch {
-	case errors.Is(err, fetch.ErrForbiddenAddress):
-		return "address refused: it is loopback, private or otherwise not public",
-			"to crawl it, allow such addresses with -allow-private (network.allow_private: true)", true
+	case errors.Is(err, ErrAddressRefused):
+		return &PermanentError{URL: url, Cause: AddressRefused, Err: err}
 	case fe.Phase == fetch.PhaseTLS:
-		return "TLS certificate not trusted",
-			"trust the site's CA with fetch.ca_file, or, knowing the risk, set fetch.insecure_skip_verify: true", true
+		return &PermanentError{URL: url, Cause: CertificateUntrusted, Err: err}
 	case fe.Phase == fetch.PhaseDNS && errors.As(err, &de) && de.IsNotFound:
-		return "host name does not exist (DNS)", "check the URL's host name", true
+		return &PermanentError{URL: url, Cause: NoSuchHost, Err: err}
 	}
-	return "", "", false
+	return nil
 }
 
-// reportPermanent logs a permanent failure at WARN, which reaches stderr, with its fix;
-// it reports whether err was one.
-func (c *Crawler) reportPermanent(url string, err error) bool {
-	what, fix, ok := permanentFailure(err)
-	if ok {
-		c.log.Warn(fmt.Sprintf("cannot fetch %s: %s; %s", url, what, fix), "err", err)
+// configFix is the change of configuration that may cure a cause.
+func configFix(c Cause) string {
+	switch c {
+	case AddressRefused:
+		return "to crawl it, set network.allow_private: true"
+	case CertificateUntrusted:
+		return "trust the site's CA with fetch.ca_file, or, knowing the risk, set fetch.insecure_skip_verify: true"
+	case NoSuchHost:
+		return "check the URL's host name"
 	}
-	return ok
+	return ""
+}
+
+// reportPermanent reports a permanent failure, when err is one, and says whether it
+// was: to OnPermanent when it is set (and crawl.log), otherwise as a warning, which
+// reaches Stderr, naming the configuration key that may cure it.
+func (c *Crawler) reportPermanent(url string, err error) bool {
+	pe := permanentFailure(url, err)
+	if pe == nil {
+		return false
+	}
+	if c.OnPermanent != nil {
+		c.fileLog.Warn(pe.Error(), "cause", pe.Cause.String())
+		c.OnPermanent(pe)
+		return true
+	}
+	c.log.Warn(fmt.Sprintf("cannot fetch %s: %s; %s", url, pe.Cause, configFix(pe.Cause)), "err", err)
+	return true
 }

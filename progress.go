@@ -27,7 +27,7 @@ type Progress struct {
 
 func (p Progress) String() string {
 	return fmt.Sprintf("%s elapsed, %d pages, %.1f pages/s, %d queued, %d links to sort in, %d in flight, hosts %d ready / %d waiting, %d errors, %s",
-		formatElapsed(p.Elapsed), p.Pages, p.PagesPerSec, p.Queued, p.Staged, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, formatBytes(p.Bytes))
+		formatElapsed(p.Elapsed), p.Pages, p.PagesPerSec, p.Queued, p.Staged, p.InFlight, p.HostsActive, p.HostsWait, p.Errors, FormatBytes(p.Bytes))
 }
 
 // Line formats the snapshot for a live terminal line of at most width-1 columns (so
@@ -42,7 +42,7 @@ func (p Progress) Line(width int) string {
 		"queued " + compact(p.Queued),
 		"in flight " + compact(p.InFlight),
 		"errors " + compact(p.Errors),
-		formatBytes(p.Bytes),
+		FormatBytes(p.Bytes),
 		"hosts " + compact(int64(p.HostsActive)) + " ready " + compact(int64(p.HostsWait)) + " waiting",
 	}
 	var b strings.Builder
@@ -106,13 +106,26 @@ func compactRate(r float64) string {
 	return compact(int64(r))
 }
 
-// progressWidth is the width of the live progress line: an 80-column terminal.
-const progressWidth = 80
-
-// progress returns a snapshot; last and since give the rate's base.
-func (c *Crawler) progress(lastPages int64, since time.Duration) Progress {
-	st := c.frontierStats()
-	return c.progressOf(&st, lastPages, since)
+// Progress returns a snapshot of the crawl: the zero Progress before Run has begun
+// crawling, the final figures once its workers have stopped. PagesPerSec is the
+// average since Run began; a caller showing the rate over its own interval computes
+// it from Pages. It may be called from any goroutine while Run runs, and costs one
+// pass over the frontier's hosts.
+func (c *Crawler) Progress() Progress {
+	if !c.began.Load() {
+		return Progress{}
+	}
+	var p Progress
+	if st := c.finalStats.Load(); st != nil {
+		p = c.progressOf(st, 0, 0)
+	} else {
+		st := c.frontierStats()
+		p = c.progressOf(&st, 0, 0)
+	}
+	if p.Elapsed > 0 {
+		p.PagesPerSec = float64(p.Pages) / p.Elapsed.Seconds()
+	}
+	return p
 }
 
 // progressOf is progress from a snapshot of the frontier's figures.
@@ -134,16 +147,12 @@ func (c *Crawler) progressOf(st *frontier.Stats, lastPages int64, since time.Dur
 	return p
 }
 
-// reportProgress writes the live line or the periodic log line, and rewrites the
-// status file, until ctx ends.
+// reportProgress logs a progress record in crawl.log every ProgressEvery, when it is
+// positive, and rewrites the status file every StatusEvery, until ctx ends.
 func (c *Crawler) reportProgress(ctx context.Context) {
-	every := c.ProgressEvery
-	if c.ProgressLine != nil {
-		every = time.Second
-	}
 	var tick <-chan time.Time
-	if every > 0 {
-		t := time.NewTicker(every)
+	if c.ProgressEvery > 0 {
+		t := time.NewTicker(c.ProgressEvery)
 		defer t.Stop()
 		tick = t.C
 	}
@@ -158,27 +167,18 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			if c.ProgressLine != nil {
-				fmt.Fprint(c.ProgressLine, "\r\033[K")
-			}
 			return
 		case now := <-st.C:
 			statusLast = c.statusTick(statusLast, now.Sub(statusAt))
 			statusAt = now
 		case now := <-tick:
-			p := c.progress(last, now.Sub(lastAt))
+			fs := c.frontierStats()
+			p := c.progressOf(&fs, last, now.Sub(lastAt))
 			last, lastAt = p.Pages, now
-			if c.ProgressLine != nil {
-				fmt.Fprintf(c.ProgressLine, "\r\033[K%s", p.Line(progressWidth))
-			} else {
-				c.log.Info("progress", "elapsed", p.Elapsed.Round(time.Second).String(), "pages", p.Pages,
-					"pages_per_sec", fmt.Sprintf("%.1f", p.PagesPerSec),
-					"queued", p.Queued, "staged", p.Staged, "in_flight", p.InFlight, "hosts_ready", p.HostsActive,
-					"hosts_waiting", p.HostsWait, "errors", p.Errors, "bytes", p.Bytes)
-				if c.ProgressEvery > 0 && c.Stderr != nil {
-					fmt.Fprintf(c.Stderr, "progress: %s\n", p)
-				}
-			}
+			c.log.Info("progress", "elapsed", p.Elapsed.Round(time.Second).String(), "pages", p.Pages,
+				"pages_per_sec", fmt.Sprintf("%.1f", p.PagesPerSec),
+				"queued", p.Queued, "staged", p.Staged, "in_flight", p.InFlight, "hosts_ready", p.HostsActive,
+				"hosts_waiting", p.HostsWait, "errors", p.Errors, "bytes", p.Bytes)
 		}
 	}
 }

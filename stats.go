@@ -122,7 +122,7 @@ func (s Summary) String() string {
 	case s.Complete:
 		state = "complete"
 	case s.LimitReached:
-		state = fmt.Sprintf("stopped at max_pages with %d URLs queued (raise -max-pages and run again to go on)", s.Queued)
+		state = fmt.Sprintf("stopped at max_pages with %d URLs queued (a larger scope.max_pages goes on)", s.Queued)
 	case s.TimeLimitReached:
 		state = fmt.Sprintf("stopped at its time limit with %d URLs queued (run again to go on)", s.Queued)
 	}
@@ -131,7 +131,7 @@ func (s Summary) String() string {
 		rate = float64(s.Pages) / s.Duration.Seconds()
 	}
 	fmt.Fprintf(&b, "crawl %s: %d pages in %s (%.1f pages/s), %s received\n",
-		state, s.Pages, s.Duration.Round(time.Millisecond), rate, formatBytes(s.Bytes))
+		state, s.Pages, s.Duration.Round(time.Millisecond), rate, FormatBytes(s.Bytes))
 	fmt.Fprintf(&b, "  status:  %s\n", formatCounts(s.ByStatus))
 	fmt.Fprintf(&b, "  robots:  %d robots.txt fetched, %d URLs disallowed\n", s.RobotsFetched, s.RobotsBlocked)
 	fmt.Fprintf(&b, "  skipped: %s\n", formatCounts(s.Skipped))
@@ -159,7 +159,8 @@ func formatCounts(m map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-func formatBytes(n int64) string {
+// FormatBytes writes a byte count for people, in binary units: "512 B", "1.5 MiB".
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))

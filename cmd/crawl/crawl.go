@@ -12,7 +12,6 @@ import (
 
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
-	"github.com/politecrawl/crawl/frontier"
 )
 
 func init() {
@@ -178,21 +177,30 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	c.Stderr = m.Stderr
+	out := &console{w: m.Stderr}
+	c.Stderr = out
+	c.OnPermanent = func(e *crawl.PermanentError) {
+		out.println(fmt.Sprintf("crawl: warning: cannot fetch %s: %s; %s", e.URL, e.Cause, permanentAdvice(e)))
+	}
+	var every time.Duration
+	asLine := false
 	switch progress {
 	case "auto":
 		if isTerminal(m.Stderr) {
-			c.ProgressLine = m.Stderr
+			every, asLine = time.Second, true
 		} else {
-			c.ProgressEvery = 10 * time.Second
+			every = 10 * time.Second
 		}
 	case "line":
-		c.ProgressLine = m.Stderr
+		every, asLine = time.Second, true
 	case "log":
-		c.ProgressEvery = 10 * time.Second
+		every = 10 * time.Second
 	case "none":
 	default:
 		return usagef("-progress must be auto, line, log or none")
+	}
+	if every > 0 && !asLine {
+		c.ProgressEvery = every // a progress record in crawl.log too
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -207,19 +215,29 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 			return
 		}
 		close(interrupted)
-		fmt.Fprintln(m.Stderr, "\ncrawl: stopping: finishing fetches in flight (signal again to stop at once)")
+		out.println("crawl: stopping: finishing fetches in flight (signal again to stop at once)")
 		cancel()
 		select {
 		case <-sigs:
 			// Everything finished is already durable; what was in flight is fetched
 			// again on the next run.
-			fmt.Fprintln(m.Stderr, "crawl: stopped at once; run the same command again to resume")
+			out.println("crawl: stopped at once; run the same command again to resume")
 			os.Exit(130)
 		case <-c.Done():
 		}
 	}()
 
+	progressCtx, stopProgress := context.WithCancel(ctx)
+	progressDone := make(chan struct{})
+	go func() {
+		defer close(progressDone)
+		if every > 0 {
+			showProgress(progressCtx, c, out, every, asLine)
+		}
+	}()
 	runErr := c.Run(ctx)
+	stopProgress()
+	<-progressDone
 	sum := c.Summary()
 	if !sum.Started {
 		// Nothing was crawled: no summary, and nothing to resume.
@@ -228,7 +246,7 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 			return errInterrupted
 		default:
 		}
-		if errors.Is(runErr, frontier.ErrLocked) {
+		if errors.Is(runErr, crawl.ErrInUse) {
 			return fmt.Errorf("%s is in use by another crawl (its frontier.db is locked): wait for that crawl to end, or give another -data directory", cfg.DataDir)
 		}
 		return runErr
@@ -246,6 +264,9 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 			return errInterrupted
 		}
 	default:
+	}
+	if sum.LimitReached && runErr == nil {
+		fmt.Fprintf(m.Stderr, "crawl: stopped at the page limit with %d URLs queued: run again with a larger -max-pages (scope.max_pages) to go on\n", sum.Queued)
 	}
 	if runErr == nil && sum.NothingFetched() {
 		return fmt.Errorf("no page fetched: %d fetches failed (see the warnings above)", sum.Errors)

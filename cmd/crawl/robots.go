@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
-	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/robots"
 )
 
@@ -38,7 +38,7 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 	agent := fs.String("agent", config.DefaultUserAgent, "product `token` or whole User-Agent value whose rules apply")
 	file := fs.String("file", "", "read robots.txt from this `file` instead of fetching each URL's live robots.txt")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching robots.txt from loopback and private addresses")
-	configFile := fs.String("config", "", "read fetch.ca_file, fetch.insecure_skip_verify and network.allow_private from this YAML `file`, as a crawl does")
+	configFile := fs.String("config", "", "read the fetch and network sections (fetch.ca_file, fetch.insecure_skip_verify, network.allow_private, ...) from this YAML `file`, as a crawl does")
 	timeoutFlag := config.Duration(30 * time.Second)
 	fs.Var(&timeoutFlag, "timeout", "deadline of each robots.txt fetch, a `time` such as 30s or 30 (seconds)")
 	timeout := (*time.Duration)(&timeoutFlag)
@@ -65,28 +65,29 @@ func runRobots(ctx context.Context, m *Main, args []string) error {
 	}
 	var live *liveRobots
 	if fixed == nil {
-		opts := fetch.Options{UserAgent: *agent, Timeout: *timeout, AllowPrivate: *allowPrivate}
+		cfg := config.Default()
 		if *configFile != "" {
-			cfg, err := loadConfig(*configFile)
-			if err != nil {
+			if cfg, err = loadConfig(*configFile); err != nil {
 				return err
 			}
-			if opts.TLSConfig, err = cfg.Fetch.TLS(); err != nil {
-				return err
-			}
-			opts.AllowPrivate = opts.AllowPrivate || cfg.Network.AllowPrivate
 			if cfg.Fetch.InsecureSkipVerify {
 				fmt.Fprintln(m.Stderr, "warning: fetch.insecure_skip_verify is on: TLS certificates are not checked, so anyone on the path can pose as a site")
 			}
 		}
-		client, err := fetch.New(opts)
+		cfg.UserAgent = *agent
+		cfg.Fetch.Timeout = config.Duration(*timeout)
+		cfg.Network.AllowPrivate = cfg.Network.AllowPrivate || *allowPrivate
+		client, err := crawl.NewRobotsClient(cfg)
+		var ce *config.Error
+		if errors.As(err, &ce) && ce.Field == "user_agent" {
+			// The agent is also sent as the User-Agent header; a bare token may be
+			// refused there, so fall back to the default header and keep the token
+			// for matching.
+			cfg.UserAgent = config.DefaultUserAgent
+			client, err = crawl.NewRobotsClient(cfg)
+		}
 		if err != nil {
-			// The agent is also sent as the User-Agent header; a bare token may be refused
-			// there, so fall back to the default header and keep the token for matching.
-			opts.UserAgent = config.DefaultUserAgent
-			if client, err = fetch.New(opts); err != nil {
-				return err
-			}
+			return err
 		}
 		live = &liveRobots{client: client, byAuthority: map[string]*robotsSource{}}
 	}
@@ -136,7 +137,7 @@ func describeRobots(w io.Writer, src *robotsSource, token string) {
 	fmt.Fprintf(w, "\nrobots.txt: %s\n", src.origin)
 	if src.fetchErr != nil {
 		fmt.Fprintln(w, "  unreachable: not fetched; a crawl fetches nothing on this site until it can be")
-		if errors.Is(src.fetchErr, fetch.ErrForbiddenAddress) {
+		if errors.Is(src.fetchErr, crawl.ErrAddressRefused) {
 			fmt.Fprintln(w, "  (a loopback or private address: -allow-private allows it)")
 		}
 		return
@@ -177,7 +178,7 @@ func describeRobots(w io.Writer, src *robotsSource, token string) {
 
 // liveRobots fetches each authority's robots.txt once.
 type liveRobots struct {
-	client      *fetch.Client
+	client      *crawl.RobotsClient
 	byAuthority map[string]*robotsSource
 }
 
@@ -191,21 +192,16 @@ func (l *liveRobots) get(ctx context.Context, raw string) (*robotsSource, error)
 		return src, nil
 	}
 	robotsURL := authority + "/robots.txt"
-	resp, err := l.client.Fetch(ctx, &fetch.Request{
-		URL:             robotsURL,
-		FollowRedirects: 5,
-		AcceptTypes:     []string{},
-		MaxBodySize:     robots.MaxSize + 1,
-	})
+	res, err := l.client.Fetch(ctx, robotsURL)
 	var src *robotsSource
 	if err != nil {
 		src = &robotsSource{rules: robots.FromStatus(0, nil), origin: fmt.Sprintf("%s (not fetched: %v)", robotsURL, err), fetchErr: err}
 	} else {
-		origin := fmt.Sprintf("%s (status %d)", robotsURL, resp.Status)
-		if resp.FinalURL != robotsURL {
-			origin = fmt.Sprintf("%s → %s (status %d)", robotsURL, resp.FinalURL, resp.Status)
+		origin := fmt.Sprintf("%s (status %d)", robotsURL, res.Status)
+		if res.FinalURL != "" && res.FinalURL != robotsURL {
+			origin = fmt.Sprintf("%s → %s (status %d)", robotsURL, res.FinalURL, res.Status)
 		}
-		src = &robotsSource{rules: robots.FromStatus(resp.Status, resp.Body), origin: origin}
+		src = &robotsSource{rules: robots.FromStatus(res.Status, res.Body), origin: origin}
 	}
 	l.byAuthority[authority] = src
 	return src, nil

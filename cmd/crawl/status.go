@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/politecrawl/crawl"
-	"github.com/politecrawl/crawl/frontier"
 )
 
 func init() {
@@ -44,24 +41,18 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	if *natsURL != "" || *config != "" {
 		return clusterStatus(ctx, m.Stdout, *config, *natsURL, *stream)
 	}
-	path := filepath.Join(*data, "frontier.db")
-	if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
-		return fmt.Errorf("no crawl in %s: it has no frontier.db", *data)
-	}
-	f, err := frontier.Open(path, frontier.Options{ReadOnly: true})
-	if errors.Is(err, frontier.ErrLocked) {
+	in, err := crawl.Inspect(*data)
+	switch {
+	case errors.Is(err, crawl.ErrInUse):
 		return printRunning(m.Stdout, *data, time.Now())
-	}
-	if err != nil {
+	case errors.Is(err, crawl.ErrNoCrawl):
+		return fmt.Errorf("no crawl in %s: it has no frontier.db", *data)
+	case err != nil:
 		return err
 	}
-	defer f.Close()
-	if err := f.Check(); err != nil {
-		return fmt.Errorf("%s is damaged and a crawl would refuse it: %w", path, err)
-	}
-	st := f.Stats()
+	st := in.Stats
 	w := m.Stdout
-	fmt.Fprintf(w, "frontier %s\n", path)
+	fmt.Fprintf(w, "frontier %s\n", in.Path)
 	fmt.Fprintf(w, "  queued   %d (leased %d, set aside %d)\n", st.Queued, st.Leased, st.Parked)
 	fmt.Fprintf(w, "  done     %d\n", st.Done)
 	fmt.Fprintf(w, "  failed   %d%s\n", st.FailedTotal(), byReason(st.Failed))
@@ -73,18 +64,12 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	}
 	now := time.Now()
 	if st.Scheduled > 0 {
-		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(crawl.NextDue(f.Hosts()), now))
+		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(in.NextDue, now))
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
 	printLastRun(w, *data, now)
 
-	var waiting []frontier.HostStats
-	for h := range f.Hosts() {
-		if h.Queued > 0 || h.Leased > 0 {
-			waiting = append(waiting, h)
-		}
-	}
-	sort.Slice(waiting, func(i, j int) bool { return waiting[i].Queued > waiting[j].Queued })
+	waiting := in.Waiting
 	if len(waiting) > 0 {
 		fmt.Fprintf(w, "\nhosts with URLs waiting (%d, most first):\n", len(waiting))
 	}
@@ -147,7 +132,7 @@ func printLastRun(w io.Writer, dir string, now time.Time) {
 func printFigures(w io.Writer, s *crawl.Status) {
 	sum := s.Summary
 	fmt.Fprintf(w, "  pages    %d (%.1f pages/s), %d robots.txt, %d network errors, %s\n",
-		sum.Pages, s.PagesPerSec, sum.RobotsFetched, sum.Errors, formatSize(sum.Bytes))
+		sum.Pages, s.PagesPerSec, sum.RobotsFetched, sum.Errors, crawl.FormatBytes(sum.Bytes))
 	fmt.Fprintf(w, "  queued   %d, in flight %d, set aside %d; done %d over the whole crawl\n", sum.Queued, s.InFlight, sum.Parked, s.Done)
 	if sum.Staged > 0 {
 		fmt.Fprintf(w, "  links    %d found and not yet sorted into the queues\n", sum.Staged)
@@ -180,20 +165,8 @@ func roundAge(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-func formatSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // why says why a host with queued URLs is not being fetched right now.
-func why(h frontier.HostStats, now time.Time) string {
+func why(h crawl.HostStats, now time.Time) string {
 	switch {
 	case h.Parked != "":
 		return "set aside: " + h.Parked
