@@ -60,7 +60,8 @@ type Crawler struct {
 	Now func() time.Time
 
 	cfg    config.Config
-	agent  string // product token matched against robots.txt groups
+	agent  string   // product token matched against robots.txt groups
+	tdm    tdmFiles // each origin's tdmrep.json (optouts.go)
 	urls   extract.URLRules
 	scope  *extract.Scope
 	client *fetch.Client

@@ -10,6 +10,7 @@ import (
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/optout"
 	"github.com/politecrawl/crawl/politeness"
 	"github.com/politecrawl/crawl/recrawl"
 	"github.com/politecrawl/crawl/storage"
@@ -92,6 +93,19 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		s.RobotsURL = rob.URL
 		return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Skipped, Reason: "robots", HostReady: c.politeness.Ready(l.Host)})
 	}
+	// The opt-outs known before the fetch: tdmrep.json (once it is known) and
+	// robots.txt's Content-Usage rules.
+	var optSignals optout.Signals
+	tdmKnown := true
+	if c.optOutsOn() {
+		var tdm optout.TDM
+		tdm, tdmKnown = c.tdmFor(l.Host, l.URL)
+		optSignals = c.signalsBefore(rob.Robots, tdm, l.URL)
+		if s := c.optOutSkip(l, optout.Evaluate(optSignals)); s != nil {
+			s.RobotsURL = rob.URL
+			return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Skipped, Reason: skipOptOut, HostReady: c.politeness.Ready(l.Host)})
+		}
+	}
 
 	// A host that is not ready yet (the delay after its robots.txt fetch, or after a
 	// restart) goes back to the frontier rather than holding this worker: the URL keeps
@@ -120,6 +134,10 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		}
 		return nil // stopping: the lease is requeued at the next Open
 	}
+	if !tdmKnown {
+		// The host's first turn goes to its tdmrep.json; the page waits for the next.
+		return c.fetchTDMRep(ctx, l, ticket)
+	}
 	mem := c.mem.claim() // the page's share of max_bytes_in_flight, until it is written
 	defer mem.Done()
 	req, last, err := c.pageRequest(l, mem)
@@ -133,6 +151,14 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	}
 	defer resp.Release()
 	c.countResponse(resp)
+	var verdict optout.Verdict
+	if c.optOutsOn() {
+		// A signal only the response gives (a header, a meta element) drops it unstored.
+		verdict = optout.Evaluate(c.signalsAfter(optSignals, resp))
+		if s := c.optOutSkip(l, verdict); s != nil {
+			return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Skipped, Reason: skipOptOut, HostReady: next})
+		}
+	}
 
 	// Extraction comes first so that the page's metadata record goes into the WARC
 	// with its response, in one write and one fsync.
@@ -150,6 +176,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		// changes them.
 		ContentSignal: signal,
 		Truncated:     resp.Truncated || errors.Is(resp.DecodeError, fetch.ErrDecodeLimit),
+		OptOut:        verdict.String(),
 	}
 	var (
 		outlinks []string
@@ -189,6 +216,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		Date:      resp.Start,
 		Outlinks:  outlinks,
 		Robots:    provenance(rob, decision, signal),
+		OptOut:    page.OptOut,
 	}
 	if c.cfg.Storage.TextRecords {
 		ex.Text = page.Text

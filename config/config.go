@@ -319,6 +319,16 @@ type Robots struct {
 	// skipped.jsonl. Empty (the default) fetches whatever the signal says; the signal
 	// is recorded with every page either way.
 	ContentSignalUse string `yaml:"content_signal_use"`
+	// OptOuts reads the opt-outs beyond robots.txt and records each page's verdict
+	// (pages.jsonl opt_out, its metadata record, the Parquet index): TDMRep (the
+	// origin's /.well-known/tdmrep.json, fetched and archived once per host before its
+	// first page; the tdm-reservation and tdm-policy header fields and meta elements),
+	// noai and noimageai (X-Robots-Tag, meta robots), and AIPREF Content-Usage (robots.txt
+	// rules, the header field). A ContentSignalUse turns it on and obeys it: a page
+	// reserved against that use is not fetched when robots.txt or tdmrep.json says so,
+	// and dropped unstored when its response says so, with a skipped.jsonl line.
+	// False (the default): read only with a ContentSignalUse.
+	OptOuts bool `yaml:"opt_outs"`
 }
 
 // Sitemaps sets where sitemap URLs come from.

@@ -95,6 +95,9 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 	if p.RedirectTo != "" && status/100 == 3 {
 		h.Set("Location", p.RedirectTo)
 	}
+	for k, v := range p.Header {
+		w.Header().Set(k, v)
+	}
 	if p.HeaderNoFollow {
 		h.Set("X-Robots-Tag", "nofollow")
 	}

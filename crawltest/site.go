@@ -99,6 +99,9 @@ type Page struct {
 	// HeaderNoFollow sends "X-Robots-Tag: nofollow".
 	HeaderNoFollow bool
 
+	// Header holds more header fields to send, such as "Tdm-Reservation" → "1".
+	Header map[string]string
+
 	// RedirectTo, when set, makes the page answer a redirect (Status, or 301
 	// when Status is not 3xx) to this URL, relative or absolute.
 	RedirectTo string

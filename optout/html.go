@@ -61,7 +61,7 @@ func ParseHTML(body []byte, agent string) HTMLSignals {
 			case mname == "tdm-policy":
 				s.TDM.Policy = strings.TrimSpace(content)
 			case mname == "robots" || tok != "" && mname == strings.ToLower(tok):
-				s.NoAI = s.NoAI.or(directives(content, agent, "meta"))
+				s.NoAI = s.NoAI.Or(directives(content, agent, "meta"))
 			}
 		}
 	}

@@ -175,7 +175,7 @@ func TestNoAI(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := RobotsTag(map[string][]string{"X-Robots-Tag": c.header}, "politecrawl/1.0").
-			or(ParseHTML([]byte("<html><head>"+c.meta+"</head></html>"), "politecrawl/1.0").NoAI)
+			Or(ParseHTML([]byte("<html><head>"+c.meta+"</head></html>"), "politecrawl/1.0").NoAI)
 		if got != c.want {
 			t.Errorf("%q %q:\n\tgot  %+v\n\twant %+v", c.header, c.meta, got, c.want)
 		}

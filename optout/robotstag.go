@@ -10,8 +10,8 @@ type NoAI struct {
 	Source          string // "x-robots-tag" or "meta", where the first was found
 }
 
-// or returns what n and o say together.
-func (n NoAI) or(o NoAI) NoAI {
+// Or returns what n and o say together: a directive of either, the first source.
+func (n NoAI) Or(o NoAI) NoAI {
 	if n.Source == "" {
 		n.Source = o.Source
 	}
@@ -25,7 +25,7 @@ func (n NoAI) or(o NoAI) NoAI {
 func RobotsTag(h map[string][]string, agent string) NoAI {
 	var n NoAI
 	for _, v := range h["X-Robots-Tag"] {
-		n = n.or(directives(v, agent, "x-robots-tag"))
+		n = n.Or(directives(v, agent, "x-robots-tag"))
 	}
 	return n
 }

@@ -46,6 +46,9 @@ type Page struct {
 	// PreviousFetch, for a refetch, is when the page was fetched before
 	// (previous_fetch, RFC 3339 in UTC; left out when zero).
 	PreviousFetch time.Time
+	// OptOut is the page's verdict under the opt-outs beyond robots.txt (TDMRep, noai,
+	// Content-Usage), as optout.Verdict words it (opt_out; left out when empty).
+	OptOut string
 
 	// carried says that the line is carried in the WARC, in the page's metadata
 	// record (WARCWriter.Append with Exchange.Page).
@@ -78,6 +81,7 @@ type pageJSON struct {
 	ContentSignal map[string]string `json:"content_signal,omitempty"`
 	Changed       *bool             `json:"changed,omitempty"`
 	PreviousFetch string            `json:"previous_fetch,omitempty"`
+	OptOut        string            `json:"opt_out,omitempty"`
 }
 
 // fetchedAtLayout is RFC 3339 with milliseconds.
@@ -96,7 +100,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, ContentSignal: p.ContentSignal,
-		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev,
+		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut,
 	})
 }
 
@@ -126,7 +130,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, ContentSignal: j.ContentSignal,
-		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev,
+		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut,
 	}
 	return nil
 }

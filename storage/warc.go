@@ -490,7 +490,7 @@ func (ex *Exchange) validate() error {
 		}
 	}
 	switch ex.Kind {
-	case "", "page", "robots", "sitemap":
+	case "", "page", "robots", "sitemap", "tdmrep":
 	default:
 		return fmt.Errorf("storage: %w: exchange kind %q", ErrInvalid, ex.Kind)
 	}
