@@ -43,6 +43,8 @@ type crawlJob struct {
 	MaxPages int // scope.max_pages; 0: none
 	// LinkBatch is frontier.link_batch; nil: the engine's default.
 	LinkBatch *int
+	// Storage lists storage options to turn on: text, text_records, wet, parquet.
+	Storage []string
 }
 
 // scaleJob opens a frontier built by the parent and measures it.
@@ -175,6 +177,9 @@ func (b *bench) startChild(ctx context.Context, j *job) (*child, error) {
 	}
 	if j.Kind == "crawl" && b.opts.linkBatch >= 0 {
 		j.Crawl.LinkBatch = &b.opts.linkBatch
+	}
+	if j.Kind == "crawl" {
+		j.Crawl.Storage = b.opts.storage
 	}
 	b.jobs++
 	path := filepath.Join(b.dir, fmt.Sprintf("job-%02d-%s.json", b.jobs, j.Kind))

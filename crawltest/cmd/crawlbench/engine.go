@@ -38,6 +38,18 @@ func engineConfig(j *crawlJob) config.Config {
 	if j.LinkBatch != nil {
 		cfg.Frontier.LinkBatch = *j.LinkBatch
 	}
+	for _, s := range j.Storage {
+		switch s {
+		case "text":
+			cfg.Storage.Text = true
+		case "text_records":
+			cfg.Storage.TextRecords = true
+		case "wet":
+			cfg.Storage.WET = true
+		case "parquet":
+			cfg.Storage.Parquet = true
+		}
+	}
 	return cfg
 }
 

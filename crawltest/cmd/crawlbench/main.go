@@ -106,7 +106,10 @@ type options struct {
 	// linkBatch is the engine's frontier.link_batch in every crawl; negative: its
 	// default.
 	linkBatch int
-	size      sizes
+	// storage lists storage options every crawl turns on (text, text_records, wet,
+	// parquet).
+	storage []string
+	size    sizes
 }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
@@ -122,6 +125,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.queued, "queued", 0, "before the cpu crawl, queue this many `URLs` over other hosts (the scale scenario's), none due during the crawl")
 	fs.StringVar(&o.queuedCache, "queued-cache", "", "build -queued's frontier once into this `dir`ectory and copy it into each run's crawl (default: build it in the crawl's)")
 	fs.IntVar(&o.linkBatch, "link-batch", -1, "the engine's frontier.link_batch in every crawl, in `links` (0: off; default: the engine's default)")
+	storage := fs.String("storage", "", "comma-separated storage `options` every crawl turns on: text, text_records, wet, parquet (default: none, the engine's defaults)")
 	fs.DurationVar(&o.resumeDelay, "resume-delay", 0, "min_delay of the resume crawl, audited across the kill (default: none, as the cpu scenario)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -161,6 +165,15 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.workers < 1 || o.workers > 10000 {
 		return nil, fmt.Errorf("-workers must be between 1 and 10000: %w", errUsage)
+	}
+	for s := range strings.SplitSeq(*storage, ",") {
+		switch s = strings.TrimSpace(s); s {
+		case "":
+		case "text", "text_records", "wet", "parquet":
+			o.storage = append(o.storage, s)
+		default:
+			return nil, fmt.Errorf("-storage: unknown option %q (want text, text_records, wet or parquet): %w", s, errUsage)
+		}
 	}
 	o.size = fullSizes
 	if o.short {
