@@ -16,8 +16,8 @@ func init() {
 }
 
 func runIndex(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("index", "usage: crawl index [-data DIR]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.\n\nWith -parquet, or when DIR/cc-index exists, it also rewrites the Parquet\nindex (DIR/cc-index/crawl=NAME/subset=.../NAME.warc.gz.parquet, Common Crawl's\nflat schema) from the WARC files and their WET files.")
-	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	fs := m.flagSet("index", "usage: crawl index [-data DIR | -config FILE]\n\nReads every WARC file in DIR/warc and writes its CDXJ index beside it\n(NAME.warc.gz.cdxj, sorted, one line per response and revisit record, keys\nas pywb computes them). A crawl writes these itself; run this after a crash\nleft an index unfinished, or on WARC files from an older version. It refuses\nto run while a crawl writes to DIR.\n\nWith -parquet, or when DIR/cc-index exists, it also rewrites the Parquet\nindex (DIR/cc-index/crawl=NAME/subset=.../NAME.warc.gz.parquet, Common Crawl's\nflat schema) from the WARC files and their WET files.")
+	dataFlags := newDataFlags(fs)
 	parquet := fs.Bool("parquet", false, "rewrite the Parquet index even if DIR/cc-index does not exist")
 	crawlName := fs.String("crawl-name", "", "the crawl `name` of the Parquet index (default: the one DIR/cc-index holds, else crawl)")
 	rest, err := parseFlags(fs, args)
@@ -27,7 +27,11 @@ func runIndex(ctx context.Context, m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usagef("index takes no arguments")
 	}
-	dir := filepath.Join(*data, "warc")
+	data, err := dataFlags.loadCrawl()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(data, "warc")
 	files, lines := 0, 0
 	err = storage.RebuildIndexes(dir, func(path string, n int) {
 		files++
@@ -38,7 +42,7 @@ func runIndex(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
 	fmt.Fprintf(m.Stdout, "indexed %d WARC files, %d lines\n", files, lines)
-	index := filepath.Join(*data, crawl.ParquetDirName)
+	index := filepath.Join(data, crawl.ParquetDirName)
 	if _, err := os.Stat(index); err != nil && !*parquet {
 		return nil
 	}

@@ -147,13 +147,28 @@ func (m *Main) flagSet(name, usage string) *flag.FlagSet {
 }
 
 // parseFlags parses a sub-command's args as parseArgs does and returns the arguments
-// that are not flags. A bad flag is a usage error; -h returns flag.ErrHelp.
+// that are not flags. -h prints the usage and returns flag.ErrHelp. A bad flag is a
+// usage error, said once with where to find the flags, not printed by the flag package
+// and again by Exit around the whole usage.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	rest, err := parseArgs(fs, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		return nil, usagef("%v", err)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return rest, err
+	case err != nil:
+		help := "crawl " + fs.Name() + " -h"
+		if fs.Name() == "crawl" {
+			help = "crawl -h"
+		}
+		return nil, usagef("%v (%s lists the flags)", err, help)
 	}
-	return rest, err
+	return rest, nil
 }
 
 // parseArgs parses args with fs and returns the arguments that are not flags. Unlike

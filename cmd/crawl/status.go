@@ -17,20 +17,20 @@ func init() {
 }
 
 func runStatus(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("status", "usage: crawl status [-data DIR] [-hosts N]\n"+
+	fs := m.flagSet("status", "usage: crawl status [-data DIR | -config FILE] [-hosts N]\n"+
 		"       crawl status -cluster nats://HOST:4222 [-stream NAME] [-config FILE]\n\n"+
 		"Shows what the frontier holds: queued, done, failed, skipped by reason, and\n"+
 		"the hosts waiting and why, after checking the whole database as the crawl\n"+
 		"would (a damaged one is refused). While a crawl runs (it holds the database),\n"+
 		"shows the figures it writes to "+crawl.StatusFile+" every few seconds instead,\n"+
-		"and how old they are. With -cluster, shows every process of a crawl shared\n"+
+		"and how old they are. With -cluster (or a -config whose cluster.url is set,\n"+
+		"and no -data), shows every process of a crawl shared\n"+
 		"through NATS: its shards, queue, rate and state, and the links waiting in the\n"+
 		"stream for their owner.")
-	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	dataFlags := newDataFlags(fs)
 	hosts := fs.Int("hosts", 20, "list at most this many hosts with URLs waiting")
-	natsURL := fs.String("cluster", "", "show the processes of the crawl shared through this NATS `URL`")
+	natsURL := fs.String("cluster", "", "show the processes of the crawl shared through this NATS `URL` (default: -config's cluster.url)")
 	stream := fs.String("stream", "", "with -cluster: the crawl's stream `name` (cluster.stream; default POLITECRAWL)")
-	config := fs.String("config", "", "with -cluster: read the stream name and NATS credentials from this `file`'s cluster section")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,15 +38,21 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usagef("status takes no arguments")
 	}
-	if *natsURL != "" || *config != "" {
-		return clusterStatus(ctx, m.Stdout, *config, *natsURL, *stream)
+	data, err := dataFlags.load()
+	if err != nil {
+		return err
 	}
-	in, err := crawl.Inspect(*data)
+	// A crawl shared through NATS is shown whole, as its configuration says; -data
+	// asks for this process's own frontier.
+	if *natsURL != "" || dataFlags.cfg.Cluster.URL != "" && dataFlags.data == "" {
+		return clusterStatus(ctx, m.Stdout, dataFlags.cfg, *natsURL, *stream)
+	}
+	in, err := crawl.Inspect(data)
 	switch {
 	case errors.Is(err, crawl.ErrInUse):
-		return printRunning(m.Stdout, *data, time.Now())
+		return printRunning(m.Stdout, data, time.Now())
 	case errors.Is(err, crawl.ErrNoCrawl):
-		return fmt.Errorf("no crawl in %s: it has no frontier.db", *data)
+		return fmt.Errorf("no crawl in %s: it has no frontier.db", data)
 	case err != nil:
 		return err
 	}
@@ -67,7 +73,7 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(w, "  later    %d of the queued given back to be fetched again at a later time%s\n", st.Scheduled, dueAt(in.NextDue, now))
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
-	printLastRun(w, *data, now)
+	printLastRun(w, data, now)
 
 	waiting := in.Waiting
 	if len(waiting) > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/config"
 )
 
 // clusterTimeout bounds how long crawl status waits for the NATS server.
@@ -16,11 +17,7 @@ const clusterTimeout = 10 * time.Second
 // clusterStatus prints every process of a crawl shared through NATS, and the links
 // waiting in its stream. The configuration file, when given, supplies the stream and
 // credentials; natsURL and stream, when given, override it.
-func clusterStatus(ctx context.Context, w io.Writer, configPath, natsURL, stream string) error {
-	cfg, err := loadConfig(configPath)
-	if err != nil {
-		return err
-	}
+func clusterStatus(ctx context.Context, w io.Writer, cfg config.Config, natsURL, stream string) error {
 	if natsURL != "" {
 		cfg.Cluster.URL = natsURL
 	}

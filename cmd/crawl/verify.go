@@ -13,14 +13,14 @@ func init() {
 }
 
 func runVerify(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("verify", "usage: crawl verify [-data DIR]\n\n"+
+	fs := m.flagSet("verify", "usage: crawl verify [-data DIR | -config FILE]\n\n"+
 		"Reads every WARC file in DIR/warc gzip member by gzip member and checks that\n"+
 		"each holds one whole record (intact gzip member, WARC header, a block of\n"+
 		"Content-Length bytes); then checks that every line of DIR/pages.jsonl points\n"+
 		"at whole records. Prints what it finds and exits with status 1 if anything is\n"+
 		"damaged. It changes nothing: the next crawl repairs what a crash leaves and\n"+
 		"reports the rest. It refuses to run while a crawl writes to DIR.")
-	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	dataFlags := newDataFlags(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -28,8 +28,12 @@ func runVerify(ctx context.Context, m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usagef("verify takes no arguments")
 	}
-	warcDir := filepath.Join(*data, "warc")
-	pagesPath := filepath.Join(*data, "pages.jsonl")
+	data, err := dataFlags.loadCrawl()
+	if err != nil {
+		return err
+	}
+	warcDir := filepath.Join(data, "warc")
+	pagesPath := filepath.Join(data, "pages.jsonl")
 	damaged := 0
 	files, pages, err := storage.Verify(warcDir, pagesPath, func(c *storage.FileCheck) {
 		if c.Whole() {
@@ -41,7 +45,7 @@ func runVerify(ctx context.Context, m *Main, args []string) error {
 			c.File, c.End, c.Size, c.Records, c.Problem)
 	})
 	if err != nil {
-		return fmt.Errorf("verify %s: %w", *data, err)
+		return fmt.Errorf("verify %s: %w", data, err)
 	}
 	bad := 0
 	if pages != nil {
@@ -61,7 +65,7 @@ func runVerify(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if damaged > 0 || bad > 0 {
-		return fmt.Errorf("verify %s: damage found: %d of %d WARC files, %d pages.jsonl lines", *data, damaged, len(files), bad)
+		return fmt.Errorf("verify %s: damage found: %d of %d WARC files, %d pages.jsonl lines", data, damaged, len(files), bad)
 	}
 	lines := 0
 	if pages != nil {

@@ -15,8 +15,8 @@ func init() {
 }
 
 func runWACZ(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("wacz", "usage: crawl wacz [-data DIR] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.")
-	data := fs.String("data", "crawl-data", "the crawl's data `dir`ectory")
+	fs := m.flagSet("wacz", "usage: crawl wacz [-data DIR | -config FILE] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.")
+	dataFlags := newDataFlags(fs)
 	out := fs.String("o", "", "the WACZ `file` to write (default DIR/"+crawl.WACZName+")")
 	title := fs.String("title", "", "the collection's `title` in datapackage.json (default: the data directory's name)")
 	rest, err := parseFlags(fs, args)
@@ -26,18 +26,22 @@ func runWACZ(ctx context.Context, m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usagef("wacz takes no arguments")
 	}
+	data, err := dataFlags.loadCrawl()
+	if err != nil {
+		return err
+	}
 	if *out == "" {
-		*out = filepath.Join(*data, crawl.WACZName)
+		*out = filepath.Join(data, crawl.WACZName)
 	}
 	if *title == "" {
-		abs, _ := filepath.Abs(*data)
+		abs, _ := filepath.Abs(data)
 		*title = filepath.Base(abs)
 	}
 	start := time.Now()
-	st, err := storage.PackWACZFile(*out, filepath.Join(*data, "warc"), filepath.Join(*data, "pages.jsonl"),
+	st, err := storage.PackWACZFile(*out, filepath.Join(data, "warc"), filepath.Join(data, "pages.jsonl"),
 		storage.WACZOptions{Title: *title, Software: "politecrawl/" + crawl.Version})
 	if err != nil {
-		return fmt.Errorf("wacz %s: %w", *data, err)
+		return fmt.Errorf("wacz %s: %w", data, err)
 	}
 	sec := time.Since(start).Seconds()
 	fmt.Fprintf(m.Stdout, "wrote %s: %d WARC files (%.1f MB), %d index lines, %d pages in %.2fs (%.0f MB/s)\n",
