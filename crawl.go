@@ -562,10 +562,14 @@ func (c *Crawler) packWACZ() error {
 // warcinfoConfig summarises the configuration for the warcinfo record.
 func (c *Crawler) warcinfoConfig() map[string]string {
 	return map[string]string{
-		"user-agent":         c.cfg.UserAgent,
-		"scope":              c.cfg.Scope.Mode,
-		"min-delay":          c.cfg.Politeness.MinDelay.String(),
-		"per-host":           fmt.Sprint(c.cfg.Politeness.PerHost),
+		"user-agent":  c.cfg.UserAgent,
+		"scope":       c.cfg.Scope.Mode,
+		"min-delay":   c.cfg.Politeness.MinDelay.String(),
+		"per-host":    fmt.Sprint(c.cfg.Politeness.PerHost),
+		"group-by-ip": fmt.Sprint(c.cfg.Politeness.GroupByIP),
+		// The least wait after a 429 or 503 without Retry-After, jitter taken off:
+		// what crawl audit holds the crawl to.
+		"backoff-min":        backoffMin(c.politeness.Options()).String(),
 		"workers":            fmt.Sprint(c.cfg.Workers),
 		"max-body-size":      c.cfg.Fetch.MaxBodySize.String(),
 		"sitemaps-robots":    fmt.Sprint(c.cfg.Sitemaps.FromRobots),

@@ -18,7 +18,7 @@ func (c *Crawler) observe(resp *fetch.Response, err error) politeness.Observatio
 	}
 	o := politeness.Observation{
 		Written:    resp.RequestWritten,
-		End:        resp.End,
+		End:        endMillisecond(resp.End),
 		Status:     resp.Status,
 		RetryAfter: resp.Header.Get("Retry-After"),
 		Failed:     err != nil,
@@ -114,4 +114,20 @@ func minDelay(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// endMillisecond rounds a response's end up to the millisecond, as its metadata record
+// writes it (storage.Timing): the next request to the host is spaced from that time, and
+// its own WARC-Date is truncated to the millisecond, so the gap the records show is
+// never shorter than the delay that was in force.
+func endMillisecond(t time.Time) time.Time {
+	if r := t.Truncate(time.Millisecond); r.Before(t) {
+		return r.Add(time.Millisecond)
+	}
+	return t
+}
+
+// backoffMin is the shortest backoff the scheduler can draw after a failure.
+func backoffMin(o politeness.Options) time.Duration {
+	return o.BackoffBase - time.Duration(float64(o.BackoffBase)*o.Jitter)
 }

@@ -145,7 +145,8 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return fmtErr("looking up the last fetch of "+l.URL, err)
 	}
 	resp, ferr := c.client.Fetch(ctx, req)
-	next := c.politeness.Release(ticket, c.observe(resp, ferr))
+	wait := c.politeness.ReleaseWait(ticket, c.observe(resp, ferr))
+	next := wait.Until
 	if ferr != nil {
 		return c.fetchFailed(ctx, l, ferr, next)
 	}
@@ -214,6 +215,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	ex.Metadata = &storage.Metadata{
 		TargetURI: l.URL,
 		Date:      resp.Start,
+		Timing:    timing(resp, wait),
 		Outlinks:  outlinks,
 		Robots:    provenance(rob, decision, signal),
 		OptOut:    page.OptOut,

@@ -7,9 +7,16 @@ import (
 	"strings"
 
 	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/politeness"
 	"github.com/politecrawl/crawl/robots"
 	"github.com/politecrawl/crawl/storage"
 )
+
+// timing is the evidence of a fetch's pacing for its metadata record: when the
+// response ended, and the wait the scheduler gave the host after it.
+func timing(resp *fetch.Response, w politeness.Wait) *storage.Timing {
+	return &storage.Timing{End: resp.End, Delay: w.Delay(), DelaySource: w.Reason.String()}
+}
 
 // exchange describes a fetch for the WARC writer.
 func exchange(resp *fetch.Response, kind string) *storage.Exchange {

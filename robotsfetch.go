@@ -12,6 +12,7 @@ import (
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/politeness"
 	"github.com/politecrawl/crawl/robots"
+	"github.com/politecrawl/crawl/storage"
 )
 
 // RobotsMaxRedirects is how many redirects a robots.txt fetch follows: RFC 9309
@@ -178,9 +179,11 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		return nil, err
 	}
 	resp, ferr := c.client.Fetch(ctx, robotsRequest(target))
-	c.politeness.Release(ticket, c.observe(resp, ferr))
+	wait := c.politeness.ReleaseWait(ticket, c.observe(resp, ferr))
 	if resp != nil {
-		if _, err := c.warc.WriteExchange(ctx, exchange(resp, "robots")); err != nil {
+		ex := exchange(resp, "robots")
+		ex.Metadata = &storage.Metadata{TargetURI: resp.FinalURL, Timing: timing(resp, wait)}
+		if _, err := c.warc.WriteExchange(ctx, ex); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
 		}
 		c.counters.bytes.Add(int64(len(resp.RawBody)))

@@ -30,7 +30,8 @@ var bucketImportedCaptures = []byte("imported-captures")
 type Capture struct {
 	// RecordID, Date and URI name the record that holds the payload: the
 	// response record itself, or the record an identical-payload-digest
-	// revisit referred to. Date is a WARC-Date ("2006-01-02T15:04:05Z").
+	// revisit referred to. Date is a WARC-Date ("2006-01-02T15:04:05.000Z"; to
+	// the second when the record is known from a CDXJ line).
 	// RecordID is empty when that record is known from a CDXJ index only
 	// (ImportDedup).
 	RecordID, Date, URI string

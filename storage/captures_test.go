@@ -35,7 +35,7 @@ func TestNotModifiedRevisit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Capture{RecordID: loc1.RecordID, Date: "2026-11-22T01:02:03Z", URI: "http://a.example/",
+	want := Capture{RecordID: loc1.RecordID, Date: "2026-11-22T01:02:03.000Z", URI: "http://a.example/",
 		Fetched: t0, ETag: `"v1"`, LastModified: "Sun, 22 Nov 2026 01:02:03 GMT"}
 	got, ok, err := w.LastCapture("http://a.example/")
 	if err != nil || !ok || got != want {
@@ -94,9 +94,9 @@ func TestNotModifiedRevisit(t *testing.T) {
 			"WARC-Profile":              "http://netpreserve.org/warc/1.1/revisit/server-not-modified",
 			"WARC-Refers-To":            loc1.RecordID,
 			"WARC-Refers-To-Target-URI": "http://a.example/",
-			"WARC-Refers-To-Date":       "2026-11-22T01:02:03Z",
+			"WARC-Refers-To-Date":       "2026-11-22T01:02:03.000Z",
 			"WARC-Target-URI":           "http://a.example/",
-			"WARC-Date":                 "2026-11-22T02:02:03Z",
+			"WARC-Date":                 "2026-11-22T02:02:03.000Z",
 			"WARC-Payload-Digest":       "",
 		} {
 			if got := rv.get(k); got != want {

@@ -325,7 +325,7 @@ func parseCDXJLine(line []byte) (digest string, ref digestRef, ok bool, reason s
 	if !strings.Contains(digest, ":") {
 		digest = "sha1:" + digest // pywb, warcio and we write the base32 without its label
 	}
-	return digest, digestRef{Date: warcDate(t), URI: f.URL}, true, ""
+	return digest, digestRef{Date: t.Format(warcSecondsLayout), URI: f.URL}, true, ""
 }
 
 // importCDXJ adds the payload digests of the CDXJ file src. Progress is the

@@ -175,10 +175,12 @@ func TestImportDedupCDXJ(t *testing.T) {
 	}
 	rv := readAt(t, w.opts.Dir, loc.File, loc.Offset, loc.Length)
 	orig := readAt(t, old, locs[0].File, locs[0].Offset, locs[0].Length)
+	// A CDXJ line knows the capture's date to the second: the revisit says no more.
+	origDate := strings.Replace(orig.get("WARC-Date"), ".000Z", "Z", 1)
 	if rv.get("WARC-Refers-To") != "" || rv.get("WARC-Refers-To-Target-URI") != orig.get("WARC-Target-URI") ||
-		rv.get("WARC-Refers-To-Date") != orig.get("WARC-Date") {
+		rv.get("WARC-Refers-To-Date") != origDate {
 		t.Errorf("revisit refers to %q %q %q, want no record ID, %q, %q", rv.get("WARC-Refers-To"),
-			rv.get("WARC-Refers-To-Target-URI"), rv.get("WARC-Refers-To-Date"), orig.get("WARC-Target-URI"), orig.get("WARC-Date"))
+			rv.get("WARC-Refers-To-Target-URI"), rv.get("WARC-Refers-To-Date"), orig.get("WARC-Target-URI"), origDate)
 	}
 }
 

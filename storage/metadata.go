@@ -173,7 +173,7 @@ func (m *Metadata) fields() []byte {
 	if t := m.Timing; t != nil {
 		if !t.End.IsZero() {
 			b = append(b, FieldResponseEnd+": "...)
-			b = append(ceilMillisecond(t.End).UTC().AppendFormat(b, millisecondLayout), "\r\n"...)
+			b = append(ceilMillisecond(t.End).UTC().AppendFormat(b, warcDateLayout), "\r\n"...)
 		}
 		if t.Delay > 0 || t.DelaySource != "" {
 			b = append(b, FieldDelay+": "...)
@@ -186,9 +186,6 @@ func (m *Metadata) fields() []byte {
 	}
 	return b
 }
-
-// millisecondLayout is a WARC date with milliseconds.
-const millisecondLayout = "2006-01-02T15:04:05.000Z"
 
 // ceilMillisecond rounds t up to the next whole millisecond.
 func ceilMillisecond(t time.Time) time.Time {

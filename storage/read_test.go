@@ -151,12 +151,21 @@ func TestReadRecordsTorn(t *testing.T) {
 	}
 }
 
-// TestMetadataTiming checks the Timing fields: the end and the delay rounded up.
+// TestMetadataTiming checks the dates to the millisecond (truncated) and the Timing
+// fields (the end and the delay rounded up).
 func TestMetadataTiming(t *testing.T) {
 	b, _ := writeTimed(t)
-	_, blocks, err := readAll(b)
+	recs, blocks, err := readAll(b)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := recs[1].Get("WARC-Date"); got != "2026-11-22T01:02:04.234Z" {
+		t.Errorf("request WARC-Date %q, want 2026-11-22T01:02:04.234Z", got)
+	}
+	for _, r := range recs[1:] {
+		if d := r.Get("WARC-Date"); !strings.HasPrefix(d, "2026-11-22T01:02:0") || len(d) != len("2006-01-02T15:04:05.000Z") {
+			t.Errorf("%s record: WARC-Date %q", r.Get("WARC-Type"), d)
+		}
 	}
 	if got, want := string(blocks[3]), "response-end: 2026-11-22T01:02:04.485Z\r\ndelay-ms: 1501\r\ndelay-source: crawl-delay\r\n"; got != want {
 		t.Errorf("metadata block:\n\tgot  %q\n\twant %q", got, want)

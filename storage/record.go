@@ -16,8 +16,16 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-// warcDateLayout is WARC-Date with second precision in UTC (WARC 1.1 §5.4).
-const warcDateLayout = "2006-01-02T15:04:05Z"
+// warcDateLayout is WARC-Date with millisecond precision in UTC, which WARC 1.1
+// §5.4 allows: the delays between two requests to a host, which an audit reads
+// from these dates, are often 200 ms to 1 s. The time is truncated, so a record's
+// date is never later than the moment it names. CDXJ timestamps keep their 14
+// digits (appendTimestamp).
+const warcDateLayout = "2006-01-02T15:04:05.000Z"
+
+// warcSecondsLayout is WARC-Date with second precision, for a date known to the
+// second only (from a 14-digit CDXJ timestamp).
+const warcSecondsLayout = "2006-01-02T15:04:05Z"
 
 // The WARC-Profile of revisit records that repeat an earlier payload.
 const revisitProfile = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"

@@ -12,7 +12,7 @@ import (
 
 var (
 	recordIDRE = regexp.MustCompile(`^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}>$`)
-	warcDateRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+	warcDateRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 )
 
 // checkRecordBasics checks what every record must carry.
@@ -152,7 +152,7 @@ func TestWriteExchangeReadBack(t *testing.T) {
 			if r.get("WARC-IP-Address") != c.ex.IP {
 				t.Errorf("%s: WARC-IP-Address %q, want %q", c.name, r.get("WARC-IP-Address"), c.ex.IP)
 			}
-			if r.get("WARC-Date") != "2026-11-22T01:02:03Z" {
+			if r.get("WARC-Date") != "2026-11-22T01:02:03.000Z" {
 				t.Errorf("%s: WARC-Date %q", c.name, r.get("WARC-Date"))
 			}
 		}
@@ -214,7 +214,7 @@ func TestWriteExchangeReadBack(t *testing.T) {
 		"WARC-Profile":              "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
 		"WARC-Refers-To":            locs[0].RecordID,
 		"WARC-Refers-To-Target-URI": "http://a.example/",
-		"WARC-Refers-To-Date":       "2026-11-22T01:02:03Z",
+		"WARC-Refers-To-Date":       "2026-11-22T01:02:03.000Z",
 	} {
 		if got := rv.get(k); got != want {
 			t.Errorf("revisit %s: got %q, want %q", k, got, want)
@@ -232,7 +232,7 @@ func TestWriteExchangeReadBack(t *testing.T) {
 	wantBlock := "outlink: http://a.example/a\r\n" +
 		"outlink: http://a.example/b  Injected: yes\r\n" +
 		"robots-txt: http://a.example/robots.txt\r\n" +
-		"robots-fetched: 2026-11-22T01:02:03Z\r\n" +
+		"robots-fetched: 2026-11-22T01:02:03.000Z\r\n" +
 		"robots-status: 200\r\n" +
 		"robots-digest: " + locs[4].PayloadDigest + "\r\n" +
 		"robots-rule: disallow: /private\r\n" +
@@ -285,7 +285,7 @@ func TestExchangeMetadata(t *testing.T) {
 		if got := md.get("WARC-Concurrent-To"); got != loc.RecordID {
 			t.Errorf("%s: metadata WARC-Concurrent-To %q, want %q", uri, got, loc.RecordID)
 		}
-		if got := md.get("WARC-Date"); got != "2026-11-22T01:02:03Z" {
+		if got := md.get("WARC-Date"); got != "2026-11-22T01:02:03.000Z" {
 			t.Errorf("%s: metadata WARC-Date %q, want the exchange's", uri, got)
 		}
 		if got, want := string(md.Content), "outlink: "+uri+"a\r\n"; got != want {
