@@ -21,7 +21,8 @@ type Request struct {
 	// dropped). A host the farm does not serve is recorded as sent.
 	Host string
 
-	// Path is the request target as sent (path and query).
+	// Path is the request target as sent (path and query); of an absolute-form
+	// target, as a client sends through a proxy, its path and query.
 	Path string
 
 	// Method is the HTTP method.
@@ -73,6 +74,7 @@ type Farm struct {
 	mu         sync.Mutex
 	reqs       []Request
 	visits     map[string]int    // host+path → 200 answers, for Page.Changing
+	busy       map[string]int    // host+path → busy answers, for Page.Busy
 	round      int               // for Page.ChangeEvery; see SetRound
 	sessions   map[string]string // session cookie value → host, for Site.Login
 	sessionSeq int

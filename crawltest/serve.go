@@ -52,7 +52,7 @@ func (f *Farm) serve(w http.ResponseWriter, r *http.Request) {
 		bufPool.Put(buf)
 	}
 	f.record(Request{
-		Host: host, Path: r.RequestURI, Method: r.Method, UserAgent: r.UserAgent(),
+		Host: host, Path: path, Method: r.Method, UserAgent: r.UserAgent(),
 		Cookie: r.Header.Get("Cookie"), Authorization: r.Header.Get("Authorization"),
 		Status: status, Bytes: n, Start: start, End: time.Now(),
 	})
@@ -90,6 +90,18 @@ func (f *Farm) respond(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer
 		h.Set("Content-Length", strconv.Itoa(buf.Len()))
 		w.WriteHeader(http.StatusNotFound)
 		return http.StatusNotFound
+	}
+	if p.Busy > 0 {
+		if status, busy := f.busyAnswer(host, path, p); busy {
+			if p.RetryAfter != "" {
+				h.Set("Retry-After", p.RetryAfter)
+			}
+			buf.WriteString("busy\n")
+			h.Set("Content-Type", "text/plain; charset=utf-8")
+			h.Set("Content-Length", strconv.Itoa(buf.Len()))
+			w.WriteHeader(status)
+			return status
+		}
 	}
 	status := pageStatus(p)
 	if p.RedirectTo != "" && status/100 == 3 {
@@ -204,7 +216,29 @@ func robotsStatus(rb *Robots) int {
 }
 
 // pageStatus is the status a page answers.
+// busyAnswer counts a request for a Page.Busy page and says whether it is answered
+// busy, with which status.
+func (f *Farm) busyAnswer(host, path string, p *Page) (int, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy == nil {
+		f.busy = make(map[string]int)
+	}
+	key := host + normPath(path)
+	if f.busy[key] >= p.Busy {
+		return 0, false
+	}
+	f.busy[key]++
+	if p.Status == http.StatusTooManyRequests {
+		return p.Status, true
+	}
+	return http.StatusServiceUnavailable, true
+}
+
 func pageStatus(p *Page) int {
+	if p.Busy > 0 {
+		return http.StatusOK
+	}
 	if p.RedirectTo != "" && p.Status/100 != 3 {
 		return http.StatusMovedPermanently
 	}

@@ -154,6 +154,12 @@ type Page struct {
 	// version 0, so a test knows when every page changes.
 	ChangeEvery int
 
+	// Busy, when positive, makes the first Busy requests for the page answer
+	// Status (503 unless Status is 429) with a Retry-After header of RetryAfter
+	// when that is set; later requests are answered as if Status were 0.
+	Busy       int
+	RetryAfter string
+
 	// Latency is added before the response.
 	Latency time.Duration
 }

@@ -121,6 +121,30 @@ func TestKillAndResume(t *testing.T) {
 	}
 	t.Logf("killed after %d of %d requests; %d duplicates; efficiency %.2f; smallest gap ratio %.2f",
 		atKill, r.Requests, r.Duplicates, r.Efficiency(), r.SmallestGapRatio)
+
+	// The WARC files of both runs tell the same story: crawl audit finds nothing either.
+	reportPath := filepath.Join(dir, "audit.json")
+	var out strings.Builder
+	m := &Main{Stdout: &out, Stderr: &out}
+	if code := m.Exit(m.Run(context.Background(), []string{"audit", "-json", reportPath, filepath.Join(dir, "data")})); code != 0 {
+		t.Errorf("crawl audit: exit %d\n%s", code, out.String())
+	}
+	var rep struct {
+		Violations []any `json:"violations"`
+		Undecided  []any `json:"undecided"`
+		Exchanges  int   `json:"exchanges"`
+	}
+	b, err := os.ReadFile(reportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) != 0 || len(rep.Undecided) != 0 || rep.Exchanges == 0 {
+		t.Errorf("crawl audit: %d violations, %d undecided in %d exchanges\n%s", len(rep.Violations), len(rep.Undecided), rep.Exchanges, out.String())
+	}
+	t.Logf("crawl audit: %d exchanges of the farm's %d requests\n%s", rep.Exchanges, r.Requests, out.String())
 }
 
 func mustJSON(v any) string {

@@ -1,0 +1,72 @@
+package crawl_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/politecrawl/crawl/audit"
+	"github.com/politecrawl/crawl/crawltest"
+)
+
+// busySites are hosts that answer 503 and 429 for a while: with a Retry-After in
+// seconds, with one as an HTTP date in the past (the crawler's own delay then rules),
+// and without one (the backoff).
+func busySites() []crawltest.Site {
+	return []crawltest.Site{
+		{
+			Host:   "busy.test",
+			Robots: &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
+			Pages: map[string]*crawltest.Page{
+				"/":      {Links: []string{"/later", "/slow", "/again"}},
+				"/later": {Busy: 1, RetryAfter: "1"},
+				"/slow":  {Busy: 1, Status: 429, RetryAfter: "Fri, 20 Nov 2026 12:00:00 GMT"},
+				"/again": {Busy: 2},
+			},
+		},
+	}
+}
+
+// TestAuditFarmCrawl crawls the farm (robots.txt of every kind, redirects to another
+// host among them, a Crawl-delay, Retry-After, 429 and 503) and audits it twice: from
+// the server's side (crawltest) and from the WARC files alone (package audit). Both
+// must find nothing, and agree on the number of requests.
+func TestAuditFarmCrawl(t *testing.T) {
+	farm := startFarm(t, append(farmSites(), busySites()...))
+	dir := t.TempDir()
+	runCrawl(t, testConfig(farm, dir))
+	server := auditOK(t, farm, 4) // the four busy answers are fetched again
+
+	a := audit.New(audit.Options{})
+	if err := a.ReadPath(dir); err != nil {
+		t.Fatal(err)
+	}
+	rep := a.Report()
+	for _, v := range rep.Violations {
+		t.Errorf("audit: %s", v)
+	}
+	for _, v := range rep.Undecided {
+		t.Errorf("audit could not decide: %s", v)
+	}
+	for _, u := range rep.Unchecked {
+		t.Errorf("audit could not check %s for %d: %s", u.Check, u.Count, u.Why)
+	}
+	if rep.Exchanges != server.Requests || rep.Robots != server.RobotsRequests {
+		t.Errorf("the WARC files hold %d exchanges, %d for robots.txt; the farm saw %d requests, %d for robots.txt",
+			rep.Exchanges, rep.Robots, server.Requests, server.RobotsRequests)
+	}
+	s := rep.Settings
+	if s.Agent != "politecrawl" || s.MinDelay != audit.Millis(testDelay) || s.PerHost != 1 || s.Backoff != audit.Millis(7500*time.Microsecond) {
+		t.Errorf("settings from the warcinfo record: %+v", s)
+	}
+	retried := 0
+	for _, h := range rep.Hosts {
+		if h.Host == "busy.test" {
+			retried = h.Requests
+		}
+	}
+	if retried != 1+4+4 {
+		t.Errorf("busy.test: %d requests in the WARC files, want 9 (robots.txt, 4 pages, 4 busy answers)", retried)
+	}
+	t.Logf("audit: %d records, %d exchanges, %d hosts; server: %d requests, smallest gap ratio %.2f",
+		rep.Records, rep.Exchanges, len(rep.Hosts), server.Requests, server.SmallestGapRatio)
+}
