@@ -197,14 +197,14 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	ran := false
 	c.runOnce.Do(func() { ran = true })
 	if !ran {
-		return errors.New("crawl: Run called twice")
+		return errors.New("Run called twice")
 	}
 	defer close(c.finished)
 	c.started = c.now()
 	defer func() { c.ended = c.now() }()
 
 	if err := os.MkdirAll(c.cfg.DataDir, 0o755); err != nil {
-		return fmt.Errorf("crawl: data directory: %w", err)
+		return fmt.Errorf("creating the data directory: %w", err)
 	}
 	// The frontier comes first: its lock says whether another crawl is using this data
 	// directory, and a crawl refused for that writes nothing there, not even to the

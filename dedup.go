@@ -26,7 +26,7 @@ func digestIndexPath(dataDir string) (path string, moved bool, err error) {
 		return path, false, nil
 	}
 	if err := os.Rename(old, path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", false, fmt.Errorf("crawl: moving the digest index out of warc/: %w", err)
+		return "", false, fmt.Errorf("moving the digest index out of warc/: %w", err)
 	}
 	return path, true, nil
 }

@@ -1,7 +1,6 @@
 package crawl
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -13,7 +12,7 @@ import (
 func (c *Crawler) openLog() (io.Closer, error) {
 	f, err := os.OpenFile(filepath.Join(c.cfg.DataDir, "crawl.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("crawl: %w", err)
+		return nil, err // an *fs.PathError, which names the file
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.cfg.LogLevel)); err != nil {

@@ -40,7 +40,7 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 
 	ln, err := net.Listen("tcp", c.cfg.MetricsAddr)
 	if err != nil {
-		return nil, fmt.Errorf("crawl: metrics: %w", err)
+		return nil, fmt.Errorf("metrics_addr: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -48,9 +48,8 @@ type PermanentError struct {
 	Err   error // the fetch's error, a *fetch.Error
 }
 
-func (e *PermanentError) Error() string {
-	return fmt.Sprintf("cannot fetch %s: %v: %v", e.URL, e.Cause, e.Err)
-}
+// Error says the cause, then the fetch's error, which names the URL.
+func (e *PermanentError) Error() string { return e.Cause.String() + ": " + e.Err.Error() }
 
 func (e *PermanentError) Unwrap() error { return e.Err }
 

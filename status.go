@@ -125,15 +125,15 @@ func (c *Crawler) writeStatusOf(state string, rate float64, runErr error, st *fr
 	}
 	data, err := json.MarshalIndent(&s, "", "  ")
 	if err != nil {
-		return fmt.Errorf("crawl: status: %w", err)
+		return fmt.Errorf("encoding %s: %w", StatusFile, err)
 	}
 	path := filepath.Join(c.cfg.DataDir, StatusFile)
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("crawl: status: %w", err)
+		return err // an *fs.PathError, which names the file
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("crawl: status: %w", err)
+		return err
 	}
 	return nil
 }
@@ -143,11 +143,11 @@ func (c *Crawler) writeStatusOf(state string, rate float64, runErr error, st *fr
 func ReadStatus(dataDir string) (*Status, error) {
 	data, err := os.ReadFile(filepath.Join(dataDir, StatusFile))
 	if err != nil {
-		return nil, fmt.Errorf("crawl: status: %w", err)
+		return nil, err // an *fs.PathError, which names the file
 	}
 	var s Status
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("crawl: status: %s: %w", filepath.Join(dataDir, StatusFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dataDir, StatusFile), err)
 	}
 	return &s, nil
 }

@@ -318,9 +318,9 @@ func validateSeed(s string) error {
 	if _, err := (*extract.URLRules)(nil).Canonical(s); err != nil {
 		var ue *extract.URLError
 		if errors.As(err, &ue) {
-			err = ue.Err
+			return ue.Err // the seed is named already
 		}
-		return errors.New(strings.TrimPrefix(err.Error(), "extract: "))
+		return err
 	}
 	return nil
 }

@@ -33,8 +33,8 @@ type URLError struct {
 }
 
 func (e *URLError) Error() string {
-	return "extract: " + e.Op + " " + strconv.Quote(e.URL) + ": " +
-		strings.TrimPrefix(e.Err.Error(), "extract: ")
+	// Err is one of the package's sentinels, which names the package.
+	return e.Op + " " + strconv.Quote(e.URL) + ": " + e.Err.Error()
 }
 
 // Unwrap returns the sentinel that says why.

@@ -264,8 +264,8 @@ func TestURLErrorMessage(t *testing.T) {
 		t.Errorf("URLError.URL has %d bytes, want %d", len(ue.URL), canonMaxErrURL)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, `extract: canonical "ftp://xxx`) || strings.Count(msg, "extract:") != 1 ||
-		!strings.HasSuffix(msg, ": scheme is not http or https") {
+	if !strings.HasPrefix(msg, `canonical "ftp://xxx`) || strings.Count(msg, "extract:") != 1 ||
+		!strings.HasSuffix(msg, ": extract: scheme is not http or https") {
 		t.Errorf("error message %q", msg)
 	}
 }

@@ -61,7 +61,7 @@ func ExampleURLRules_Canonical() {
 	// Output:
 	// http://xn--bcher-kva.example/a/~c?q=go-lang <nil>
 	// https://example.com/cart.jsp?item=7 <nil>
-	//  extract: canonical "mailto:someone@example.com": scheme is not http or https
+	//  canonical "mailto:someone@example.com": extract: scheme is not http or https
 	// https://example.com:8443
 }
 

@@ -523,15 +523,33 @@ func (f *Frontier) Close() error {
 }
 
 // opError is an error met during op. Its message names the package once, however the
-// error it wraps was made: "frontier: commit: corrupt database: ...", never
-// "frontier: commit: frontier: corrupt database: ...".
+// error it wraps was made: an error from elsewhere (bbolt, the disk, SyncDone) gets
+// the package's name, "frontier: commit: storage: sync ...", and one the package made
+// already carries it, "commit: frontier: corrupt database: ...".
 type opError struct {
 	op  string
 	err error
 }
 
 func (e *opError) Error() string {
-	return "frontier: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "frontier: ")
+	if ours(e.err) {
+		return e.op + ": " + e.err.Error()
+	}
+	return "frontier: " + e.op + ": " + e.err.Error()
+}
+
+// ours reports whether err was made by this package, and so names it already.
+func ours(err error) bool {
+	var op *opError
+	if errors.As(err, &op) {
+		return true
+	}
+	for _, s := range []error{ErrDone, ErrClosed, ErrReadOnly, ErrLocked, ErrNotFrontier, ErrCorrupt, ErrLease, ErrUnknownHost, errCorrupt, errRollback, errStale} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *opError) Unwrap() error { return e.err }

@@ -13,8 +13,8 @@ func TestOpErrorNamesPackageOnce(t *testing.T) {
 		want string
 	}{
 		{&opError{op: "commit", err: disk}, "frontier: commit: write frontier.db: no space left on device"},
-		{&opError{op: "commit", err: fmt.Errorf("%w: staged record 01", ErrCorrupt)}, "frontier: commit: corrupt database: staged record 01"},
-		{&opError{op: "close", err: ErrClosed}, "frontier: close: closed"},
+		{&opError{op: "commit", err: fmt.Errorf("%w: staged record 01", ErrCorrupt)}, "commit: frontier: corrupt database: staged record 01"},
+		{&opError{op: "close", err: ErrClosed}, "close: frontier: closed"},
 	} {
 		if got := tt.err.Error(); got != tt.want {
 			t.Errorf("Error():\n\tgot  %q\n\twant %q", got, tt.want)

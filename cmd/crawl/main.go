@@ -61,8 +61,14 @@ var errInterrupted = errors.New("interrupted")
 
 // usagef returns a usage error with a message for stderr.
 func usagef(format string, args ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), errUsage)
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
+
+// usageError is a mistake on the command line, said in msg; it is errUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string        { return e.msg }
+func (e *usageError) Is(target error) bool { return target == errUsage }
 
 // Run runs the command with args (without the program name). A first argument naming a
 // sub-command selects it; anything else is a crawl.
@@ -87,34 +93,25 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	return c.run(ctx, m, args)
 }
 
-// Exit reports err on stderr, once and prefixed "crawl: " (the program's name, which an
-// error from package crawl already carries), and turns it into the process exit
+// Exit reports err on stderr, once and prefixed "crawl: " (the program's name; the
+// engine's errors carry none), and turns it into the process exit
 // status: 0 success, 2 usage error, 130 interrupted, 1 anything else.
 func (m *Main) Exit(err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		if msg := err.Error(); msg != errUsage.Error() {
-			fmt.Fprintln(m.Stderr, "crawl:", strings.TrimPrefix(trimUsage(msg), "crawl: "))
+		if err != errUsage {
+			fmt.Fprintln(m.Stderr, "crawl:", err)
 		}
 		return 2
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(m.Stderr, "crawl: interrupted; run the same command again to resume")
 		return 130
 	default:
-		fmt.Fprintln(m.Stderr, "crawl:", strings.TrimPrefix(err.Error(), "crawl: "))
+		fmt.Fprintln(m.Stderr, "crawl:", err)
 		return 1
 	}
-}
-
-// trimUsage removes the ": usage error" suffix that usagef adds for errors.Is.
-func trimUsage(msg string) string {
-	suffix := ": " + errUsage.Error()
-	if len(msg) > len(suffix) && msg[len(msg)-len(suffix):] == suffix {
-		return msg[:len(msg)-len(suffix)]
-	}
-	return msg
 }
 
 func (m *Main) printCommands(w io.Writer) {
