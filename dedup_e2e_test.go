@@ -2,8 +2,10 @@ package crawl_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +58,11 @@ func TestDedupFromEarlierCrawl(t *testing.T) {
 	farm = startFarm(t, []crawltest.Site{dedupSite([]string{"/", "/plain"})})
 	cfg := testConfig(farm, second)
 	cfg.DedupFrom = []string{first}
-	runCrawl(t, cfg)
+	sum := runCrawl(t, cfg)
+	// Five of the six pages below are revisits; the summary counts them (issue 28, item 8).
+	if sum.Revisits < 5 || sum.Revisits >= sum.Pages || !strings.Contains(sum.String(), fmt.Sprintf("revisits: %d of the pages", sum.Revisits)) {
+		t.Errorf("summary: %d revisits of %d pages, want at least 5 and fewer than the pages:\n%s", sum.Revisits, sum.Pages, sum)
+	}
 
 	const identical = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
 	want := map[string]string{ // URI → WARC-Type or revisit profile

@@ -20,6 +20,7 @@ type counters struct {
 	errors        atomic.Int64 // fetches that got no response (network, TLS, DNS, policy), robots.txt included
 	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
 	robotsFetched atomic.Int64 // robots.txt fetches
+	revisits      atomic.Int64 // pages archived as revisit records (payload stored before, or 304)
 	inFlight      atomic.Int64 // fetches in progress
 	// frontierWait sums the time workers waited for the frontier's Done commit of a
 	// lease, a page's one wait; storageWait the time those commits spent on the
@@ -63,6 +64,7 @@ func (c *counters) skip(reason string, n int64) {
 // Summary is what a crawl did, for the final report.
 type Summary struct {
 	Pages         int64            `json:"pages"`          // page and sitemap responses received in this run
+	Revisits      int64            `json:"revisits"`       // of Pages, those archived as revisit records: a payload stored before (dedup), or a 304
 	ByStatus      map[string]int64 `json:"by_status"`      // responses by status class ("2xx", "3xx", ...)
 	Bytes         int64            `json:"bytes"`          // body bytes received
 	Errors        int64            `json:"errors"`         // fetches (robots.txt included) that got no response: network, TLS, DNS, refused address
@@ -133,6 +135,9 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "crawl %s: %d pages in %s (%.1f pages/s), %s received\n",
 		state, s.Pages, s.Duration.Round(time.Millisecond), rate, FormatBytes(s.Bytes))
 	fmt.Fprintf(&b, "  status:  %s\n", formatCounts(s.ByStatus))
+	if s.Revisits > 0 {
+		fmt.Fprintf(&b, "  revisits: %d of the pages archived as revisit records (unchanged since a capture already stored)\n", s.Revisits)
+	}
 	fmt.Fprintf(&b, "  robots:  %d robots.txt fetched, %d URLs disallowed\n", s.RobotsFetched, s.RobotsBlocked)
 	fmt.Fprintf(&b, "  skipped: %s\n", formatCounts(s.Skipped))
 	fmt.Fprintf(&b, "  errors:  %d failed fetches; %d URLs still queued, %d set aside until the next run\n", s.Errors, s.Queued, s.Parked)
@@ -197,6 +202,7 @@ func (c *Crawler) frontierStats() frontier.Stats {
 func (c *Crawler) summary(live *frontier.Stats) Summary {
 	s := Summary{
 		Pages:         c.counters.pages.Load(),
+		Revisits:      c.counters.revisits.Load(),
 		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
 		Bytes:         c.counters.bytes.Load(),
 		Errors:        c.counters.errors.Load(),
