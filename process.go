@@ -224,7 +224,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		ex.Text = page.Text
 	}
 	if c.cfg.Storage.WET && isHTMLPage(l, resp) {
-		ex.Conversion = &storage.Conversion{Text: page.Text}
+		ex.Conversion = &storage.Conversion{Text: page.Text, Languages: textLanguages(page.Text)}
 	}
 	if !c.cfg.Storage.Text {
 		page.Text = ""

@@ -21,16 +21,26 @@ import (
 // ccCrawlName is the crawl partition of the farm crawl's Parquet index.
 const ccCrawlName = "POLITECRAWL-FARM"
 
-// ccSite gives two of Common Crawl's example queries matching data: a host under
-// commoncrawl.org (get-records-of-domain.sql) and a PDF (get-records-of-mime-type.sql).
-var ccSite = crawltest.Site{
+// ccSites give four of Common Crawl's example queries matching data: a host under
+// commoncrawl.org (get-records-of-domain.sql), a PDF (get-records-of-mime-type.sql), and
+// an Icelandic home page (get-records-for-language.sql, get-home-pages-languages.sql).
+var ccSites = []crawltest.Site{{
 	Host:   "www.commoncrawl.org",
 	Robots: &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
 	Pages: map[string]*crawltest.Page{
 		"/":          {Links: []string{"/paper.pdf"}},
 		"/paper.pdf": {ContentType: "application/pdf", Body: "%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n"},
 	},
-}
+}, {
+	Host:   "www.example.is",
+	Robots: &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
+	Pages: map[string]*crawltest.Page{
+		"/": {Body: `<!DOCTYPE html><html lang="is"><head><title>Íslenska</title></head><body><main>
+<p>Íslenska er vesturnorrænt, germanskt og indóevrópskt tungumál sem er einkum talað og ritað á
+Íslandi og er móðurmál langflestra Íslendinga. Það hefur tekið minni breytingum frá fornnorrænu
+en önnur norræn mál og er skyldara norsku og færeysku en sænsku og dönsku.</p></main></body></html>`},
+	},
+}}
 
 // htmlPages returns the URLs of the pages.jsonl lines of the crawl in dir that are
 // HTML pages fetched whole or revisited (2xx).
@@ -76,8 +86,9 @@ func TestWETWarcio(t *testing.T) {
 			ids[r.Get("WARC-Record-ID")] = r.Get("WARC-Target-URI")
 		}
 		wet := filepath.Join(filepath.Dir(w), storage.WETName(filepath.Base(w)))
+		langs := 0
 		cmd := exec.Command(node, cli, "index", wet, "-f", "offset", "-f", "warc-type", "-f", "warc-target-uri",
-			"-f", "warc-refers-to", "-f", "content-type", "-f", "warc-filename")
+			"-f", "warc-refers-to", "-f", "content-type", "-f", "warc-filename", "-f", "warc-identified-content-language")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -102,6 +113,15 @@ func TestWETWarcio(t *testing.T) {
 				t.Errorf("%s: record %v: want a text/plain conversion record referring to %s's response in %s", filepath.Base(wet), rec, uri, filepath.Base(w))
 			}
 			seen[uri]++
+			if l, _ := rec["warc-identified-content-language"].(string); l != "" {
+				langs++
+			}
+			if uri == "http://www.example.is/" && rec["warc-identified-content-language"] != "isl" {
+				t.Errorf("%s: WARC-Identified-Content-Language %v, want isl", uri, rec["warc-identified-content-language"])
+			}
+		}
+		if langs == 0 {
+			t.Errorf("%s: no record names its languages", filepath.Base(wet))
 		}
 	}
 	for u := range want {
@@ -158,13 +178,13 @@ var ccExpect = map[string]string{
 	"count-by-tld-page-host-domain.sql":      "",
 	"count-fetch-status.sql":                 "",
 	"count-domains-of-tld.sql":               "no host in .no, and no domain with 100 pages",
-	"count-language-tld.sql":                 "no page has detected languages yet, and no pair has 1000 pages",
-	"get-records-for-language.sql":           "no page has detected languages yet (content_languages = 'isl')",
+	"count-language-tld.sql":                 "no pair of language and TLD has 1000 pages",
+	"get-records-for-language.sql":           "",
 	"get-records-of-domain.sql":              "",
 	"get-records-of-mime-type.sql":           "",
 	"correlation-language-charset.sql":       "no pair of language and charset has 100 pages",
 	"loglikelihood-language-tld.sql":         "no pair of language and TLD has 1000 pages",
-	"get-home-pages-languages.sql":           "no page has detected languages yet (minor languages on home pages)",
+	"get-home-pages-languages.sql":           "",
 }
 
 // TestCCIndexDuckDB runs Common Crawl's example queries (testdata/cc-index, from

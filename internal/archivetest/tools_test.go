@@ -82,7 +82,7 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	farm, err := crawltest.Start(append(crawltest.DemoSites(), keySite, typesSite, ccSite)...)
+	farm, err := crawltest.Start(append(append(crawltest.DemoSites(), keySite, typesSite), ccSites...)...)
 	if err != nil {
 		return "", err
 	}
