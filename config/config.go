@@ -115,8 +115,9 @@ type Frontier struct {
 	// (the page cache keeps them; the next read maps them again): bbolt reads the
 	// file through a mapping, and what a crawl reads of it would otherwise stay in
 	// its RSS, about the whole file (frontier.Options.ResidentMap). Default
-	// DefaultResidentMap; 0 keeps every page mapped, which ran a frontier of 1M URLs
-	// 1.3 times as fast (Next/Done cycles) at 1.1 GiB of peak RSS instead of 330 MiB.
+	// DefaultResidentMap; 0 keeps every page mapped: faster, for about the whole file
+	// in the process's RSS (BENCHMARKS.md, "Figures moved out of the code's
+	// comments").
 	ResidentMap ByteSize `yaml:"resident_map"`
 	// LinkCache is how many links the engine remembers having handed to the
 	// frontier lately, about 128 bytes of memory each: a link found again at the
@@ -127,17 +128,16 @@ type Frontier struct {
 	LinkCache int `yaml:"link_cache"`
 }
 
-// DefaultLinkCache is frontier.link_cache's default, in links (about 4 MiB):
-// BENCHMARKS.md, "(fifth session) — the crawl's pages/s".
+// DefaultLinkCache is frontier.link_cache's default, in links (about 4 MiB of
+// memory; BENCHMARKS.md, "the crawl's pages/s").
 const DefaultLinkCache = 32_768
 
 // DefaultResidentMap is frontier.resident_map's default, in bytes.
 const DefaultResidentMap = frontier.DefaultResidentMap
 
-// DefaultLinkBatch is frontier.link_batch's default, in links (BENCHMARKS.md, "the
-// engine stages links" and "folds larger than memory"). At 10M URLs over 100,000
-// hosts, batches of 1,000,000 wrote 0.75 of the bytes per page of batches of 100,000,
-// but the process's peak RSS was 360-500 MiB against under 200 MiB.
+// DefaultLinkBatch is frontier.link_batch's default, in links: at 10M URLs over
+// 100,000 hosts it keeps the process's peak RSS under 200 MiB (BENCHMARKS.md, "the
+// engine stages links" and "folds larger than memory").
 const DefaultLinkBatch = 100_000
 
 // MaxFrontierBatch bounds frontier.link_batch, frontier.fold_links,

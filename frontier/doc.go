@@ -159,17 +159,16 @@
 //     (its host and encoded value, about 350 bytes in all for frontierbench's URLs)
 //     only for the commit that takes it, and it sorts at most 4,194,304 entries
 //     together: a larger Add is taken in windows of that many, in the order given, so
-//     that its memory is bounded (112 MiB of keys) however many entries it is given
-//     (it held 350 bytes per entry, 11 GiB of peak RSS for one Add of 10M URLs), for
-//     about one more rewrite of each host's tail page per window (one Add of 10M:
-//     3.8 GiB of peak RSS, most of it the caller's entries, against 10.6). An Add does
+//     that its memory is bounded (112 MiB of keys) however many entries it is given,
+//     for about one more rewrite of each host's tail page per window (one Add of 10M:
+//     3.8 GiB of peak RSS, most of it the caller's entries). An Add does
 //     not go through the log: its answer (how many were new) needs its own lookups
 //     and limits, which it can decide at once, but a fold of its URLs later (as
 //     Stage's are folded) costs, as the frontier is today, more than the Add's own
 //     commits: at 10M URLs over 100,000 hosts, Stage with folds of 4M writes 0.37 of
 //     an Add's bytes per URL but spends three times its system time on the drops of
 //     the mapped pages (Options.ResidentMap) that its folds' reads all over the file
-//     set off, and runs no faster (BENCHMARKS.md, sixth session). What bounds a large
+//     set off, and runs no faster (BENCHMARKS.md). What bounds a large
 //     Add is the committer: at 10M URLs over 100,000 hosts, about 7 to 8 µs of its
 //     CPU per URL, 4 of them bbolt's commit of the pages the Add rewrites (2 KiB per
 //     URL for Adds of 300,000).

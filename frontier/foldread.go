@@ -22,10 +22,10 @@ import (
 
 // aheadGroup is how many links the reader reads in one read transaction, and checks
 // the pages mapped after: its reads land all over the log and the seen set, and each
-// maps the pages around the one it reads, so a group of 512 mapped up to 70 MiB
-// between two checks, past the 64 MiB of Options.ResidentMap (BENCHMARKS.md, fifth
-// session). foldAhead is the most groups read ahead and not yet taken by a commit:
-// 8,192 links.
+// maps the pages around the one it reads, so a group must stay small enough not to
+// overrun the 64 MiB of Options.ResidentMap between two checks (BENCHMARKS.md,
+// "Figures moved out of the code's comments"). foldAhead is the most groups read
+// ahead and not yet taken by a commit: 8,192 links.
 const (
 	aheadGroup = 128
 	foldAhead  = 64

@@ -220,10 +220,9 @@ type Frontier struct {
 }
 
 // DefaultResidentMap is Options.ResidentMap's default, in bytes: at 10M URLs over
-// 100,000 hosts, with folds of 512 nodes a commit, it held the peak RSS at 227-231
-// MiB with 11.2 page faults a Next/Done cycle, against 255 MiB and 14.0-14.1 faults
-// with 32 MiB and folds of 2,048 nodes, for 1-4% more CPU a cycle (BENCHMARKS.md,
-// "(sixth session) — the frontier and the crawl at the end of the session").
+// 100,000 hosts, with folds of 512 nodes a commit, it holds the peak RSS at 227-231
+// MiB with 11.2 page faults a Next/Done cycle (BENCHMARKS.md, "Figures moved out of
+// the code's comments").
 const DefaultResidentMap = 64 << 20
 
 // Open opens or creates the frontier database at path. Leases left by a process that

@@ -177,13 +177,11 @@ func (f *Frontier) foldAt() int64 {
 // foldNodes bounds the B+tree nodes one commit of a fold may rewrite, and addNodes
 // those of one commit of a large Add, so that memory stays bounded however scattered
 // the URLs: bbolt holds each rewritten node in memory until the commit, and writes
-// it to a new buffer then. A fold runs beside the crawl and takes the smaller budget
-// (at 1M URLs, 2,048 nodes held about half the memory of 8,192 for a few percent of
-// the speed; at 10M, 512 held the largest RssAnon at 106-122 MiB where 2,048 let it
-// reach 135-165, for about 6% more CPU a Next/Done cycle at the same ResidentMap
-// (one pair), and those 25-45 MiB pay for a ResidentMap of twice the size, which
-// wins that CPU back: BENCHMARKS.md, "(sixth session) — frontier: cycles/s at 10M"); an Add
-// returns only once its last commit is done. foldCheck is how many links a fold
+// it to a new buffer then. A fold runs beside the crawl and takes the smaller budget:
+// at 10M URLs, 512 nodes hold the largest RssAnon at 106-122 MiB, and what a larger
+// budget would cost in memory pays for a larger ResidentMap instead (BENCHMARKS.md,
+// "Figures moved out of the code's comments"). An Add returns only once its last
+// commit is done. foldCheck is how many links a fold
 // queues between two looks at that count.
 // deleteNodes bounds those the deletion of folded records rewrites in one commit,
 // beside the fold's own: a log record's leaf holds four keys and is rewritten for

@@ -1088,8 +1088,8 @@ func (w *WARCWriter) lookup(d string) (digestRef, bool, error) {
 // persistBatch is how many pages' durable digests and captures wait in memory
 // before a write moves them into the index. A crash loses them from the index
 // only: the next OpenWARC reads them back from the WARC files (catchUp). A write rewrites the index pages its keys fall
-// on (in a large index about one a key) and commits: 1,024 rather than 256 makes a
-// quarter of the commits (BENCHMARKS.md, fifth session).
+// on (in a large index about one a key) and commits: 1,024 makes a quarter of the
+// commits 256 would (BENCHMARKS.md).
 const persistBatch = 1024
 
 // persist moves durable digests and file sizes into the index in one
