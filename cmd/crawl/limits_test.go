@@ -32,15 +32,7 @@ func TestLimitFlags(t *testing.T) {
 // TestCompleteCrawlAgain: running a finished crawl again fetches nothing, exits 0, and
 // says how to take a new snapshot (issue 28, item 2).
 func TestCompleteCrawlAgain(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<title>one page</title>"))
-	}))
-	defer srv.Close()
+	srv := onePageServer(t)
 	data := t.TempDir()
 	args := []string{srv.URL + "/", "-data", data, "-allow-private", "-delay", "10ms", "-progress", "none"}
 	if code, out, errOut := run(t, args...); code != 0 || strings.Contains(out, "already holds") {
@@ -56,15 +48,7 @@ func TestCompleteCrawlAgain(t *testing.T) {
 // -config's data_dir as the crawl does, and status -config without cluster.url shows the
 // local frontier rather than asking for a NATS URL (issue 28, item 3).
 func TestSubcommandsReadConfig(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<title>one page</title>"))
-	}))
-	defer srv.Close()
+	srv := onePageServer(t)
 	data := filepath.Join(t.TempDir(), "from-config")
 	cfgPath := filepath.Join(t.TempDir(), "crawl.yaml")
 	yaml := "data_dir: " + data + "\nseeds: [" + srv.URL + "/]\nnetwork:\n  allow_private: true\npoliteness:\n  min_delay: 10ms\n"
@@ -120,4 +104,20 @@ func TestNoCrawlNamed(t *testing.T) {
 			t.Errorf("crawl %s: exit %d, stderr %q; want 1 and no crawl in %s", cmd, code, errOut, dir)
 		}
 	}
+}
+
+// onePageServer serves one HTML page at every path and no robots.txt (404), on
+// loopback, until the test ends.
+func onePageServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<title>one page</title>"))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
