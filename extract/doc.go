@@ -31,6 +31,17 @@
 // header (preload, modulepreload, stylesheet). Each [Requisite] has a [Kind], by which
 // a caller decides what to fetch. None of them runs scripts.
 //
+// # Main text
+//
+// The main text is a reader's text, chosen without needing role="main": navigation,
+// headers, footers, sidebars, comments, share bars and cookie banners are marked by
+// element, role, class and id; the content is the block whose paragraphs score best by
+// length, commas and link density (as readability scores them), with its siblings of
+// prose, or every paragraph of prose of the page when no block holds enough of it.
+// Paragraphs, headings, list items and table rows become lines, <pre> blocks keep their
+// line breaks and indentation, footnotes in <aside> stay, permalink marks ("¶",
+// a.headerlink) go. [TextMarkdown] writes the same as Markdown.
+//
 // # Caveats
 //
 // Bad input never panics and never fails a page: invalid bytes become U+FFFD, broken

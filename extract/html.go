@@ -29,8 +29,10 @@ type HTMLOptions struct {
 	// X-Robots-Tag apply to it, case-insensitively. Empty means only directives for all
 	// robots apply.
 	Agent string
-	// WithText asks for Page.Text, the main visible text.
+	// WithText asks for Page.Text, the page's main text with boilerplate removed.
 	WithText bool
+	// TextFormat is the form of Page.Text; the zero value is TextPlain.
+	TextFormat TextFormat
 	// MaxTextBytes bounds Page.Text in bytes (cut at a character boundary); zero means
 	// DefaultMaxTextBytes.
 	MaxTextBytes int
@@ -66,7 +68,7 @@ type Page struct {
 	Lang        string `json:"lang,omitempty"`        // <html lang>, else <meta http-equiv="content-language">, else the Content-Language header
 	Canonical   string `json:"canonical,omitempty"`   // <link rel="canonical" href> resolved like Links, "" if absent or unusable
 	Description string `json:"description,omitempty"` // <meta name="description">, else <meta property="og:description">
-	Text        string `json:"text,omitempty"`        // the main visible text when HTMLOptions.WithText; paragraphs separated by "\n"
+	Text        string `json:"text,omitempty"`        // the main text when HTMLOptions.WithText, boilerplate removed, in HTMLOptions.TextFormat (plain: one line per paragraph, heading, list item and table row)
 	Base        string `json:"base,omitempty"`        // the <base href> links resolve against, resolved itself; "" when absent or unusable
 	// Links are the outgoing links in document order, one per URL (the first link to it;
 	// see Link.NoFollow for the others), at most HTMLOptions.MaxLinks.
@@ -161,6 +163,13 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 	}
 	var root *html.Node
 	err = errHTMLTooLarge
+	if len(text) > htmlMaxTreeBytes && opts.WithText {
+		// Pages of more than 512 KiB are most often inline scripts, styles and SVG:
+		// without them, the tree the text needs may fit.
+		if s, ok := htmlStrip(text, htmlMaxTreeBytes); ok {
+			text = s
+		}
+	}
 	if len(text) <= htmlMaxTreeBytes {
 		root, err = html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
 	}
@@ -196,7 +205,9 @@ var errHTMLTooLarge = errors.New("extract: html too large for a tree")
 // HTMLMemory returns about the most bytes HTML holds at once, beside the body itself,
 // while reading a body of n bytes with opts: a tree of up to 32 bytes per byte of a body
 // of at most 512 KiB, or for a larger body the token scan's buffers (4 bytes per byte
-// of the MaxHTMLBytes read) and what it keeps (links and text, 4 MiB). A caller that
+// of the MaxHTMLBytes read) and what it keeps (links and text, 4 MiB), and with
+// WithText the same body without scripts, styles and SVG (at most 512 KiB) and its tree.
+// A caller that
 // bounds the memory of many pages at once reserves it before calling HTML.
 func HTMLMemory(n int64, opts HTMLOptions) int64 {
 	if opts.MaxHTMLBytes <= 0 {
@@ -205,6 +216,10 @@ func HTMLMemory(n int64, opts HTMLOptions) int64 {
 	n = min(max(n, 0), int64(opts.MaxHTMLBytes))
 	if n <= htmlMaxTreeBytes {
 		return 32 * n
+	}
+	if opts.WithText {
+		// The body without scripts, styles and SVG, and its tree.
+		return 4*n + 4<<20 + 33*htmlMaxTreeBytes
 	}
 	return 4*n + 4<<20
 }
@@ -300,7 +315,7 @@ func htmlFromTree(p *Page, page *canonParts, doc *goquery.Document, opts HTMLOpt
 		htmlAddLink(p, base, tag, href, rel, text, opts.MaxLinks)
 	})
 	if opts.WithText {
-		p.Text = textFromTree(doc.Get(0), opts.MaxTextBytes)
+		p.Text = textFromTree(doc.Get(0), base, opts)
 	}
 }
 

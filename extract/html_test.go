@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/html")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/html and testdata/text")
 
 // htmlTestURL is the page URL of every golden file.
 var htmlTestURL = mustParse("https://example.com/dir/page.html?id=7")

@@ -9,17 +9,6 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// The main-text heuristic works on the parsed tree goquery already holds, so text costs
-// one more walk rather than a second parse:
-//   - the root is the first <main> (or role="main"); else every outermost <article>;
-//     else <body>;
-//   - subtrees that are not content are dropped: script, style, noscript, template,
-//     svg, math, iframe, object, form controls, nav, aside, footer, and header unless
-//     it is inside the chosen <main> or <article> (where it holds the headline);
-//     elements with the hidden attribute, aria-hidden="true" or an inline
-//     display:none style are dropped too;
-//   - block elements end a paragraph ("\n"); other white space collapses to one space.
-
 // textSkip lists elements whose subtree is never main text.
 var textSkip = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
@@ -27,7 +16,7 @@ var textSkip = map[atom.Atom]bool{
 	atom.Frameset: true, atom.Object: true, atom.Embed: true, atom.Canvas: true,
 	atom.Select: true, atom.Button: true, atom.Textarea: true, atom.Input: true,
 	atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Head: true,
-	atom.Title: true, atom.Dialog: true,
+	atom.Title: true, atom.Dialog: true, atom.Rt: true, atom.Rp: true,
 }
 
 // textBlock lists elements that start and end a paragraph.
@@ -41,116 +30,21 @@ var textBlock = map[atom.Atom]bool{
 	atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true, atom.Body: true,
 }
 
-// textFromTree returns the main visible text of a document, at most max bytes.
-func textFromTree(doc *html.Node, max int) string {
-	roots, inContent := textRoots(doc)
-	t := textWriter{max: max, lines: true}
-	for _, r := range roots {
-		textWalk(&t, r, inContent)
-		t.block()
+// textFromTree returns the main text of a parsed document, at most opts.MaxTextBytes
+// bytes, in opts.TextFormat; Markdown links resolve against base. The heuristic is
+// described in text_pick.go.
+func textFromTree(doc *html.Node, base *canonParts, opts HTMLOptions) string {
+	t := textTreeOf(doc)
+	picked := t.textPick()
+	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked))}
+	for _, i := range picked {
+		w.roots[t.nodes[i]] = true
 	}
-	return t.String()
-}
-
-// textRoots picks where the main text is; inContent is true for <main> or <article>.
-func textRoots(doc *html.Node) (roots []*html.Node, inContent bool) {
-	var body, main *html.Node
-	var articles []*html.Node
-	stack := []*html.Node{doc}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Type == html.ElementNode && n.Namespace == "" {
-			switch {
-			case n.DataAtom == atom.Main || strings.EqualFold(htmlAttr(n, "role"), "main"):
-				if main == nil {
-					main = n
-				}
-				continue
-			case n.DataAtom == atom.Article:
-				articles = append(articles, n)
-				continue // outermost articles only
-			case n.DataAtom == atom.Body && body == nil:
-				body = n
-			case textSkip[n.DataAtom]:
-				continue
-			}
-		}
-		for c := n.LastChild; c != nil; c = c.PrevSibling {
-			stack = append(stack, c)
-		}
+	for _, i := range picked {
+		w.out.brk(2)
+		w.write(t.nodes[i])
 	}
-	switch {
-	case main != nil:
-		return []*html.Node{main}, true
-	case len(articles) > 0:
-		return articles, true
-	case body != nil:
-		return []*html.Node{body}, false
-	}
-	return []*html.Node{doc}, false
-}
-
-// textWalk writes the visible text under root to t.
-func textWalk(t *textWriter, root *html.Node, inContent bool) {
-	type item struct {
-		n    *html.Node
-		exit bool
-	}
-	stack := []item{{n: root}}
-	for len(stack) > 0 && !t.full {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n := it.n
-		if it.exit {
-			t.block()
-			continue
-		}
-		switch n.Type {
-		case html.TextNode:
-			t.write(n.Data)
-			continue
-		case html.ElementNode:
-			if n != root && textHidden(n, inContent) {
-				continue
-			}
-			if textBlock[n.DataAtom] {
-				t.block()
-				stack = append(stack, item{n: n, exit: true})
-			}
-		case html.DocumentNode:
-		default:
-			continue // comments, doctypes
-		}
-		for c := n.LastChild; c != nil; c = c.PrevSibling {
-			stack = append(stack, item{n: c})
-		}
-	}
-}
-
-// textHidden reports whether an element's subtree is left out of the main text.
-func textHidden(n *html.Node, inContent bool) bool {
-	if n.Namespace != "" || textSkip[n.DataAtom] {
-		return true
-	}
-	if n.DataAtom == atom.Header && !inContent {
-		return true
-	}
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "hidden":
-			return true
-		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
-				return true
-			}
-		case "style":
-			if textDisplayNone(a.Val) {
-				return true
-			}
-		}
-	}
-	return false
+	return w.out.b.String()
 }
 
 // textDisplayNone reports whether an inline style says display:none.

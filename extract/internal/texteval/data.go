@@ -1,0 +1,99 @@
+package texteval
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Page is one page of a set: its HTML, its URL and what it is scored against.
+type Page struct {
+	Name    string   // file name, without directory
+	URL     string   // the page's URL, "" when the set does not give one
+	HTML    []byte   // the page as fetched
+	Truth   string   // the article body (benchmark set)
+	With    []string // snippets the text must contain (trafilatura's set)
+	Without []string // snippets the text must not contain (trafilatura's set)
+}
+
+// LoadBenchmark reads a checkout of scrapinghub/article-extraction-benchmark:
+// ground-truth.json and html/ID.html.gz.
+func LoadBenchmark(dir string) ([]Page, error) {
+	var truth map[string]struct {
+		Body string `json:"articleBody"`
+		URL  string `json:"url"`
+	}
+	if err := readJSON(filepath.Join(dir, "ground-truth.json"), &truth); err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for id, t := range truth {
+		b, err := readGzip(filepath.Join(dir, "html", id+".html.gz"))
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, Page{Name: id + ".html", URL: t.URL, HTML: b, Truth: t.Body})
+	}
+	sort.Slice(pages, func(i, j int) bool { return pages[i].Name < pages[j].Name })
+	return pages, nil
+}
+
+// LoadTrafilatura reads trafilatura's evaluation set: the JSON file that maps each URL
+// to its file and snippets (tests/evaldata.json) and the directory of pages
+// (tests/eval). Entries whose file is missing are skipped, as trafilatura's own
+// evaluation skips them.
+func LoadTrafilatura(jsonPath, dir string) ([]Page, error) {
+	var data map[string]struct {
+		File    string   `json:"file"`
+		With    []string `json:"with"`
+		Without []string `json:"without"`
+	}
+	if err := readJSON(jsonPath, &data); err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for u, d := range data {
+		b, err := os.ReadFile(filepath.Join(dir, d.File))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, Page{Name: d.File, URL: u, HTML: b, With: d.With, Without: d.Without})
+	}
+	sort.Slice(pages, func(i, j int) bool { return pages[i].Name < pages[j].Name })
+	return pages, nil
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func readGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(path, ".gz") {
+		return io.ReadAll(f)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(z)
+}

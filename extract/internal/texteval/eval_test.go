@@ -1,0 +1,85 @@
+package texteval
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/politecrawl/crawl/extract"
+)
+
+// ours extracts the main text of a page as the crawl does.
+func ours(t testing.TB, p Page) string {
+	u, err := url.Parse(p.URL)
+	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		// The set has a few keys that are not URLs ("xhttps://...").
+		u = &url.URL{Scheme: "https", Host: "example.com", Path: "/" + p.Name}
+	}
+	pg, err := extract.HTML(u, nil, p.HTML, extract.HTMLOptions{WithText: true})
+	if err != nil {
+		t.Fatalf("%s: %v", p.Name, err)
+	}
+	return pg.Text
+}
+
+// dump writes text to $POLITECRAWL_TEXTEVAL_DUMP/name.txt when that is set.
+func dump(t testing.TB, name, text string) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_DUMP")
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTrafilaturaSet scores our text on trafilatura's evaluation set, in
+// $POLITECRAWL_TEXTEVAL_TRAF (a checkout's tests/ directory).
+func TestTrafilaturaSet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_TRAF")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_TRAF not set")
+	}
+	pages, err := LoadTrafilatura(filepath.Join(dir, "evaldata.json"), filepath.Join(dir, "eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Snippets
+	for _, p := range pages {
+		text := ours(t, p)
+		dump(t, p.Name, text)
+		c := CountSnippets(p.With, p.Without, text)
+		if testing.Verbose() && (c.FN > 0 || c.FP > 0) {
+			t.Logf("%s: tp %d fp %d fn %d", p.Name, c.TP, c.FP, c.FN)
+		}
+		s.Add(c)
+	}
+	t.Logf("trafilatura set: %d pages, precision %.3f recall %.3f accuracy %.3f F1 %.3f (tp %d fp %d fn %d tn %d)",
+		len(pages), s.Precision(), s.Recall(), s.Accuracy(), s.F1(), s.TP, s.FP, s.FN, s.TN)
+}
+
+// TestBenchmarkSet scores our text on the article extraction benchmark, in
+// $POLITECRAWL_TEXTEVAL_AEB (a checkout of scrapinghub/article-extraction-benchmark).
+func TestBenchmarkSet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_AEB")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_AEB not set")
+	}
+	pages, err := LoadBenchmark(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []Counts
+	for _, p := range pages {
+		text := ours(t, p)
+		dump(t, p.Name, text)
+		c := Shingles(p.Truth, text)
+		counts = append(counts, c)
+		if testing.Verbose() {
+			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
+		}
+	}
+	s := Mean(counts)
+	t.Logf("benchmark: %d pages, F1 %.3f precision %.3f recall %.3f", s.Pages, s.F1, s.Precision, s.Recall)
+}

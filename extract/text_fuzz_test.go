@@ -1,0 +1,88 @@
+package extract
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// FuzzHTMLText extracts the main text of any input in both formats: no panic, valid
+// UTF-8, never more than MaxTextBytes, and plain text never holds a permalink mark
+// written alone as a link's text.
+func FuzzHTMLText(f *testing.F) {
+	for _, dir := range []string{"text", "html"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.html"))
+		for _, file := range files {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`<pre>a<pre>b</pre><li><table><tr><td><h1>x<a href="#y">¶</a>`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, format := range []TextFormat{TextPlain, TextMarkdown} {
+			const max = 300
+			p, err := HTML(htmlTestURL, nil, body, HTMLOptions{WithText: true, TextFormat: format, MaxTextBytes: max})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.ValidString(p.Text) {
+				t.Fatalf("text is not UTF-8: %q", p.Text)
+			}
+			if len(p.Text) > max {
+				t.Fatalf("text has %d bytes, more than %d", len(p.Text), max)
+			}
+		}
+	})
+}
+
+// FuzzHTMLStrip checks that htmlStrip keeps what the tree needs: the document built
+// from the stripped body has the links and text the original has, but for comments,
+// scripts, styles and SVG.
+func FuzzHTMLStrip(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "text", "*.html"))
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`<p>a<script>var s = "<a href=x>";</script><svg><a href="y"><text>t</text></a></svg><!-- <a href=z> --><a href=w>w</a><style>p{}</style>`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		s, ok := htmlStrip(body, len(body)+1)
+		if !ok {
+			t.Fatalf("htmlStrip(%q) refused a body within its bound", body)
+		}
+		if len(s) > len(body) {
+			t.Fatalf("htmlStrip grew %d bytes to %d", len(body), len(s))
+		}
+		want, got := stripLinks(t, body), stripLinks(t, s)
+		if !slices.Equal(got, want) {
+			t.Fatalf("links of %q:\n\tgot  %q\n\twant %q (stripped %q)", body, got, want, s)
+		}
+	})
+}
+
+// stripLinks returns the page's link URLs as HTML finds them with a tree.
+func stripLinks(t *testing.T, body []byte) []string {
+	if _, err := html.Parse(bytes.NewReader(body)); err != nil {
+		t.Skip() // too deep for a tree
+	}
+	p, err := HTML(htmlTestURL, nil, body, HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, l := range p.Links {
+		urls = append(urls, l.Tag+" "+l.URL)
+	}
+	return urls
+}

@@ -1,0 +1,297 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The content is chosen the way readability does, on the tree boilerplate has been
+// marked in (text_tree.go): every paragraph of some length scores by its length and
+// commas, and gives that score to its parent, half to its grandparent and less to
+// three more ancestors; a block's score is then discounted by the share of its text in
+// links and moved by its class and id, and the best block wins. Its siblings that
+// score close to it, or are prose, join it, with the headings between them. When they
+// hold a third of the page's prose or less, the article is spread wider: the winner's
+// parent is tried, as long as it is not mostly links; failing that, the text is every
+// paragraph of prose of the page (the baseline). A page without prose gives what it
+// marks as its content (<main>, <article>), else all that is not boilerplate.
+
+// textParagraphMin is the least text, in characters, of a paragraph that scores.
+const textParagraphMin = 25
+
+// textPick returns the blocks whose text is the page's main text, in document order.
+func (t *textTree) textPick() []int32 {
+	best := t.score()
+	if best < 0 {
+		// No paragraph of prose: a short page, whose text is what the page marks as
+		// its content, else all that is not boilerplate.
+		if h := t.hints(); len(h) > 0 {
+			return h
+		}
+		return []int32{t.body}
+	}
+	prose := t.info[t.body].prose
+	for {
+		// A wrapper that holds nothing but the winner is the same content; climbing it
+		// lets the winner's siblings be judged at the level where they are.
+		for p := t.info[best].parent; p > t.body && t.info[p].text == t.info[best].text; p = t.info[p].parent {
+			best = p
+		}
+		picked := t.siblings(best)
+		var chars int32
+		for _, i := range picked {
+			chars += t.info[i].prose
+		}
+		if chars*3 >= prose {
+			return picked
+		}
+		// The winner holds a third of the page's prose or less: the article may be
+		// spread over many blocks, of which the winner is one. Its parent is the
+		// content if it is prose rather than links.
+		p := t.info[best].parent
+		if p <= t.body || t.info[p].link*3 > t.info[p].text {
+			return t.baseline()
+		}
+		best = p
+	}
+}
+
+// score gives every block its content score and returns the best block, -1 when no
+// paragraph scores.
+func (t *textTree) score() int32 {
+	for i := t.body; int(i) < len(t.nodes); i++ {
+		n, in := t.nodes[i], &t.info[i]
+		if in.flags&(textGone|textPermalink) != 0 || n.Type != html.ElementNode {
+			continue
+		}
+		if !t.isParagraph(i) {
+			t.runs(i, func(r textRun) {
+				if r.text-r.link >= textParagraphMin {
+					t.credit(i, r.text, r.commas)
+				}
+			})
+			continue
+		}
+		if in.text-in.link >= textParagraphMin {
+			t.credit(in.parent, in.text, in.commas)
+		}
+	}
+	best, bestScore := int32(-1), float32(0)
+	for i := t.body; int(i) < len(t.nodes); i++ {
+		in := &t.info[i]
+		if in.flags&textScored == 0 || in.flags&textGone != 0 || in.text == 0 {
+			continue
+		}
+		in.score *= 1 - float32(in.link)/float32(in.text)
+		if in.score > bestScore {
+			best, bestScore = i, in.score
+		}
+	}
+	return best
+}
+
+// credit adds the score of a paragraph of text characters and commas commas to the
+// block at p, which holds it, and to four of its ancestors, less at each level.
+func (t *textTree) credit(p int32, text, commas int32) {
+	s := 1 + float32(commas) + min(float32(text)/100, 3)
+	{
+		div := float32(1)
+		for level := 0; level < 5 && p >= t.body; level, p = level+1, t.info[p].parent {
+			pi := &t.info[p]
+			if pi.flags&textScored == 0 {
+				pi.flags |= textScored
+				pi.score = t.initialScore(p)
+			}
+			switch level {
+			case 0:
+				div = 1
+			case 1:
+				div = 2
+			default:
+				div = float32(level * 3)
+			}
+			pi.score += s / div
+		}
+	}
+}
+
+// initialScore is a block's score before its paragraphs add to it: by its element,
+// its class and id, and whether it is marked as the content.
+func (t *textTree) initialScore(i int32) float32 {
+	n := t.nodes[i]
+	var s float32
+	switch n.DataAtom {
+	case atom.Div, atom.Article, atom.Main, atom.Section:
+		s = 5
+	case atom.Pre, atom.Td, atom.Blockquote:
+		s = 3
+	case atom.Address, atom.Ol, atom.Ul, atom.Dl, atom.Dd, atom.Dt, atom.Li, atom.Form:
+		s = -3
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Th:
+		s = -5
+	}
+	if textIsHint(n) {
+		s += 25
+	}
+	return s + textClassWeight(n)
+}
+
+// textClassWeight is readability's class weight: +25 for a class or id naming content,
+// -25 for one naming something else.
+func textClassWeight(n *html.Node) float32 {
+	var w float32
+	for _, v := range []string{htmlAttr(n, "class"), htmlAttr(n, "id")} {
+		if v == "" {
+			continue
+		}
+		v = strings.ToLower(v)
+		for _, s := range textNegativeNames {
+			if strings.Contains(v, s) {
+				w -= 25
+				break
+			}
+		}
+		for _, s := range textPositiveNames {
+			if strings.Contains(v, s) {
+				w += 25
+				break
+			}
+		}
+	}
+	return w
+}
+
+var textPositiveNames = []string{"article", "body", "content", "entry", "hentry", "main", "page", "post", "text", "blog", "story"}
+
+var textNegativeNames = []string{"hidden", "banner", "combx", "comment", "contact", "footer", "gdpr", "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping", "tags", "widget"}
+
+// isParagraph reports whether the element at i is a paragraph for scoring.
+func (t *textTree) isParagraph(i int32) bool { return textIsParagraph(t.nodes[i]) }
+
+// textIsParagraph reports whether an element is a paragraph for scoring: <p>, <pre>,
+// <td>, <blockquote> and <dd>, or a block element holding only text and inline
+// elements.
+func textIsParagraph(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Pre, atom.Td, atom.Blockquote, atom.Dd:
+		return true
+	case atom.Div, atom.Section, atom.Article, atom.Li, atom.Center:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && textBlock[c.DataAtom] && c.DataAtom != atom.Br {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// siblings returns best and those of its siblings that belong to the same content:
+// blocks that score close to it, blocks of prose, and the headings between them.
+func (t *textTree) siblings(best int32) []int32 {
+	parent := t.info[best].parent
+	if parent < t.body {
+		return []int32{best}
+	}
+	threshold := max(10, t.info[best].score*0.2)
+	var picked []int32
+	heading := int32(-1) // a heading waiting for the block after it
+	for c := t.nodes[parent].FirstChild; c != nil; c = c.NextSibling {
+		i, ok := t.at[c]
+		if !ok || t.info[i].flags&(textGone|textPermalink) != 0 {
+			continue
+		}
+		in := &t.info[i]
+		switch {
+		case i == best:
+		case in.flags&textScored != 0 && in.score >= threshold:
+		case in.prose*2 >= in.text && in.link*4 < in.text:
+		case c.Type == html.ElementNode && in.link == 0 && t.isHeading(i):
+			heading = i
+			continue
+		default:
+			if c.Type == html.ElementNode || in.text > 0 {
+				heading = -1
+			}
+			continue
+		}
+		if heading >= 0 && (len(picked) > 0 || t.nodes[heading].DataAtom != atom.H1) {
+			// A heading that opens the content or a part of it; not the page's title
+			// in <h1> above it, which Page.Title holds.
+			picked = append(picked, heading)
+		}
+		heading = -1
+		picked = append(picked, i)
+	}
+	return picked
+}
+
+// isHeading reports whether the element at i is a heading, or a block that holds only
+// a heading (DocBook's <div class="titlepage"><div><div><h2>).
+func (t *textTree) isHeading(i int32) bool {
+	for {
+		n := t.nodes[i]
+		if textHeadingLevel(n.DataAtom) > 0 {
+			return true
+		}
+		// The one child that holds all the text.
+		next := int32(-1)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if j, ok := t.at[c]; ok && t.info[j].text == t.info[i].text && c.Type == html.ElementNode {
+				next = j
+				break
+			}
+		}
+		if next < 0 || t.info[i].text > 300 {
+			return false
+		}
+		i = next
+	}
+}
+
+// end returns the index after the last node under i.
+func (t *textTree) end(i int32) int32 { return t.info[i].end }
+
+// hints returns the outermost elements that say they hold the content (<main>,
+// role=main, itemprop=articleBody, <article>) and have text.
+func (t *textTree) hints() []int32 {
+	var hints []int32
+	for i := t.body; i < t.end(t.body); i++ {
+		if n := t.nodes[i]; n.Type == html.ElementNode && t.info[i].text > 0 && t.info[i].flags&textGone == 0 && textIsHint(n) {
+			hints = append(hints, i)
+			i = t.end(i) - 1
+		}
+	}
+	return hints
+}
+
+// baseline returns the page's paragraphs of prose, and headings and list items that
+// are not links, in document order; or the body when there are none.
+func (t *textTree) baseline() []int32 {
+	var picked []int32
+	end := t.end(t.body)
+	for j := t.body; j < end; j++ {
+		in := &t.info[j]
+		n := t.nodes[j]
+		if in.flags&(textGone|textPermalink) != 0 || n.Type != html.ElementNode {
+			continue
+		}
+		ok := false
+		switch n.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Li, atom.Pre, atom.Blockquote, atom.Table:
+			ok = in.text > 0 && in.link*2 < in.text
+		default:
+			ok = t.isParagraph(j) && textProse(in.text, in.link)
+		}
+		if ok {
+			picked = append(picked, j)
+			j = t.end(j) - 1
+		}
+	}
+	if len(picked) == 0 {
+		return []int32{t.body}
+	}
+	return picked
+}

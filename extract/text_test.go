@@ -1,0 +1,115 @@
+package extract
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTextGolden extracts the main text of every testdata/text/*.html, page shapes
+// taken from real sites (Sphinx, DocBook XHTML, WordPress, a news site without
+// semantic markup), as plain text and Markdown, and compares them with the .txt and
+// .md files beside it.
+func TestTextGolden(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("testdata", "text", "*.html"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, in := range inputs {
+		name := strings.TrimSuffix(in, ".html")
+		body, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []struct {
+			ext    string
+			format TextFormat
+		}{{".txt", TextPlain}, {".md", TextMarkdown}} {
+			t.Run(filepath.Base(name)+f.ext, func(t *testing.T) {
+				page, err := HTML(htmlTestURL, nil, body, HTMLOptions{WithText: true, TextFormat: f.format})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := []byte(page.Text + "\n")
+				if *update {
+					if err := os.WriteFile(name+f.ext, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(name + f.ext)
+				if err != nil {
+					t.Fatalf("%v (run go test ./extract -run TestTextGolden -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("HTML(%s).Text:\n\tgot\n%s\n\twant\n%s", in, got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestTextStructure checks, on the same pages, what the golden files are meant to
+// show: what must be kept and what must go.
+func TestTextStructure(t *testing.T) {
+	tests := []struct {
+		file    string
+		format  TextFormat
+		with    []string
+		without []string
+	}{
+		{"sphinx.html", TextPlain, []string{
+			"json — JSON encoder and decoder\n",
+			">>> import json\n>>> def f(x):\n...     return json.dumps(x)\n", // lines and indentation
+			"Python\tJSON\ndict\tobject\nlist, tuple\tarray\n",               // table rows
+			"If skipkeys is true",
+			"As noted in the errata for RFC 7159", // the footnote in <aside>
+		}, []string{"¶", "Navigation", "Table of Contents", "Previous topic", "Report a bug", "Copyright"}},
+		{"sphinx.html", TextMarkdown, []string{
+			"# `json` — JSON encoder and decoder\n",
+			"## Basic Usage\n",
+			"```python3\n>>> import json\n>>> def f(x):\n...     return json.dumps(x)\n```\n",
+			"| Python | JSON |\n| --- | --- |\n| dict | object |\n",
+			"- If skipkeys is true", "[Lib/json/__init__.py](https://github.com/python/cpython/tree/3.13/Lib/json/__init__.py)",
+		}, []string{"¶", "Table of Contents"}},
+		{"docbook.html", TextPlain, []string{
+			"9.4. String Functions and Operators\nThis section describes",
+			"Function\tReturn Type\tExample\nascii(text)\tint\tascii('x') → 120\n",
+			"SELECT format('Hello %s', 'World');\nResult: Hello World\n\nSELECT format('Testing %s, %s, %s, %%', 'one', 'two', 'three');\n    -- indented comment",
+		}, []string{"Prev", "Next", "Home", "Chapter 9. Functions and Operators", "#"}},
+		{"wordpress.html", TextPlain, []string{
+			"Sourdough needs three things",
+			"Feed the starter at 8 in the morning.\nMix the dough at 8 in the evening.\n",
+			"The loaf after 45 minutes at 250 °C.",
+			"the schedule matters less.",
+		}, []string{"Skip to content", "Recipes and notes", "Posted on", "Share this", "Twitter", "Ben", "I tried this schedule", "Leave a Reply", "Recent Posts", "A rye loaf", "WordPress"}},
+		{"wordpress.html", TextMarkdown, []string{"1. Feed the starter", "2. Mix the dough", "3. Shape and bake"}, nil},
+		{"news.html", TextPlain, []string{
+			"The city council voted on Thursday",
+			"most of it paid by a regional grant.\n“This is a good day",
+			"Work is due to start next spring and to take about two years.",
+		}, []string{"cookies", "Sport", "Home", "Read more", "Old bridge closed", "Tweet", "Most read", "Storm warning", "Newsletter", "All rights reserved"}},
+	}
+	for _, tt := range tests {
+		body, err := os.ReadFile(filepath.Join("testdata", "text", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := HTML(htmlTestURL, nil, body, HTMLOptions{WithText: true, TextFormat: tt.format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tt.with {
+			if !strings.Contains(page.Text, s) {
+				t.Errorf("HTML(%s, format %d).Text lacks %q; text:\n%s", tt.file, tt.format, s, page.Text)
+			}
+		}
+		for _, s := range tt.without {
+			if strings.Contains(page.Text, s) {
+				t.Errorf("HTML(%s, format %d).Text holds %q; text:\n%s", tt.file, tt.format, s, page.Text)
+			}
+		}
+	}
+}

@@ -1,0 +1,452 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// textTree is what the main-text heuristic knows of a document's body: every node not
+// hidden, in document order, with the visible text under it and the part of that text
+// inside links, counted in non-space characters. Boilerplate is marked rather than
+// removed, so that the tree goquery holds is left as it was.
+type textTree struct {
+	nodes []*html.Node         // document (pre-)order; a parent comes before its children
+	info  []textInfo           // by index in nodes
+	at    map[*html.Node]int32 // index in nodes; a node absent is hidden or never text
+	body  int32                // index of <body>, or of the root when there is none
+}
+
+// textInfo is what textTree knows of one node.
+type textInfo struct {
+	parent int32   // index of the parent, -1 for the root
+	end    int32   // index after the last node under this one
+	text   int32   // non-space characters of visible text under the node
+	link   int32   // the part of text inside <a href>
+	commas int32   // commas in that text (",", "，", "、", "،")
+	prose  int32   // the part of text in paragraphs of prose (textProse)
+	score  float32 // content score, for the elements scored (textPick)
+	flags  textFlag
+}
+
+// textFlag marks nodes.
+type textFlag uint8
+
+const (
+	textBoiler    textFlag = 1 << iota // navigation, footer, share bar...: not main text
+	textGone                           // the node or an ancestor is boilerplate
+	textHint                           // <main>, <article>, role=main or itemprop=articleBody, or holds one
+	textScored                         // has a content score
+	textPermalink                      // a permalink mark (a.headerlink, "¶"): dropped
+)
+
+// textTreeOf builds the textTree of a parsed document.
+func textTreeOf(doc *html.Node) *textTree {
+	t := &textTree{at: make(map[*html.Node]int32), body: -1}
+	type item struct {
+		n      *html.Node
+		parent int32
+	}
+	stack := []item{{doc, -1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		var info textInfo
+		switch n.Type {
+		case html.TextNode:
+			info.text, info.commas = textCount(n.Data)
+			if info.text == 0 {
+				continue
+			}
+		case html.ElementNode:
+			if n.Namespace != "" || textSkip[n.DataAtom] && !textLandmark[n.DataAtom] || textIsHidden(n) {
+				continue
+			}
+			if n.DataAtom == atom.Body && t.body < 0 {
+				t.body = int32(len(t.nodes))
+			}
+		case html.DocumentNode:
+		default:
+			continue
+		}
+		info.parent = it.parent
+		i := int32(len(t.nodes))
+		t.nodes = append(t.nodes, n)
+		t.info = append(t.info, info)
+		t.at[n] = i
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, item{c, i})
+		}
+	}
+	if t.body < 0 {
+		t.body = 0
+	}
+	// Children come after their parent: summing in reverse order adds each node's
+	// complete total to its parent.
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		n, in := t.nodes[i], &t.info[i]
+		in.end = max(in.end, int32(i)+1)
+		if n.Type == html.ElementNode {
+			if n.DataAtom == atom.A && htmlAttr(n, "href") != "" {
+				in.link = in.text
+			}
+			if textIsHint(n) {
+				in.flags |= textHint
+			}
+			if textIsPermalink(n, in.text) {
+				in.flags |= textPermalink
+				in.text, in.link, in.commas = 0, 0, 0
+			}
+		}
+		if n.Type == html.ElementNode {
+			if textIsParagraph(n) {
+				if textProse(in.text, in.link) {
+					in.prose = in.text - in.link
+				}
+			} else {
+				t.runs(int32(i), func(r textRun) {
+					if textProse(r.text, r.link) {
+						in.prose += max(0, r.text-r.link-r.prose) // prose in the run's elements is counted
+					}
+				})
+			}
+		}
+		if p := in.parent; p >= 0 {
+			t.info[p].end = max(t.info[p].end, in.end)
+			t.info[p].prose += in.prose
+			t.info[p].text += in.text
+			t.info[p].link += in.link
+			t.info[p].commas += in.commas
+			t.info[p].flags |= in.flags & textHint
+		}
+	}
+	t.markBoilerplate()
+	return t
+}
+
+// textLandmark lists the elements of textSkip that are boilerplate in a page but may
+// hold main text inside the content (a headline in an article's <header>, a footnote in
+// an <aside>): they stay in the tree and are judged by markBoilerplate.
+var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Noscript: true}
+
+// markBoilerplate marks the navigation, headers, footers, sidebars, comments, share
+// bars and banners of the page, and takes their text out of their ancestors' counts.
+// A block that holds a <main> or an <article>, or most of the page's text, is never
+// boilerplate: it is a page wrapper with an unlucky class name.
+func (t *textTree) markBoilerplate() {
+	total := t.info[t.body].text
+	for i := range t.nodes {
+		n, in := t.nodes[i], &t.info[i]
+		if p := in.parent; p >= 0 && t.info[p].flags&textGone != 0 {
+			in.flags |= textGone
+			continue
+		}
+		if n.Type != html.ElementNode {
+			continue
+		}
+		switch textBoilerplate(n) {
+		case textContent:
+			continue
+		case textMaybe:
+			// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
+			// be a wrapper of the article: a block with prose in it stays.
+			if in.prose >= textProseKeep && in.link*3 < in.text {
+				continue
+			}
+		}
+		if in.flags&textHint != 0 && in.prose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 {
+			continue
+		}
+		in.flags |= textBoiler | textGone
+		for p := in.parent; p >= 0; p = t.info[p].parent {
+			t.info[p].text -= in.text
+			t.info[p].link -= in.link
+			t.info[p].commas -= in.commas
+			t.info[p].prose -= in.prose
+		}
+	}
+}
+
+// gone reports whether the node at i is left out of the main text.
+func (t *textTree) gone(n *html.Node) bool {
+	i, ok := t.at[n]
+	return !ok || t.info[i].flags&(textGone|textPermalink) != 0
+}
+
+// textRun is a run of text and inline elements directly inside a block that holds
+// blocks too: text between <br>s in a <div>, say, which counts as a paragraph.
+type textRun struct{ text, link, commas, prose int32 }
+
+// runs calls fn for each run of text and inline elements among the children of the
+// element at i, when it is not itself a paragraph (textIsParagraph).
+func (t *textTree) runs(i int32, fn func(textRun)) {
+	var r textRun
+	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && textBlock[c.DataAtom] && c.DataAtom != atom.Br {
+			if r.text > 0 {
+				fn(r)
+			}
+			r = textRun{}
+			continue
+		}
+		if j, ok := t.at[c]; ok && t.info[j].flags&textGone == 0 {
+			r.text += t.info[j].text
+			r.link += t.info[j].link
+			r.commas += t.info[j].commas
+			r.prose += t.info[j].prose
+		}
+	}
+	if r.text > 0 {
+		fn(r)
+	}
+}
+
+// textProseKeep is the prose, in characters, that keeps a block whose class or id
+// only may be boilerplate.
+const textProseKeep = 400
+
+// textProse reports whether a paragraph of text characters, link of them in links, is
+// prose: at least textParagraphMin characters outside links, and links less than a
+// quarter of it.
+func textProse(text, link int32) bool {
+	return text-link >= textParagraphMin && link*4 < text
+}
+
+// textCount counts the non-space characters and the commas of s.
+func textCount(s string) (chars, commas int32) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f':
+			case c == ',':
+				chars++
+				commas++
+			default:
+				chars++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case unicode.IsSpace(r):
+		case r == '，' || r == '、' || r == '،':
+			chars++
+			commas++
+		default:
+			chars++
+		}
+	}
+	return chars, commas
+}
+
+// textIsHidden reports whether an element is not shown: the hidden attribute,
+// aria-hidden="true", an inline display:none or visibility:hidden.
+func textIsHidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if textDisplayNone(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textIsHint reports whether an element says it holds the main content.
+func textIsHint(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Main, atom.Article:
+		return true
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "role":
+			if strings.EqualFold(a.Val, "main") {
+				return true
+			}
+		case "itemprop":
+			if strings.Contains(strings.ToLower(a.Val), "articlebody") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textIsPermalink reports whether an element is a permalink mark: Sphinx's
+// a.headerlink, or a link within the page whose whole text is a mark such as "¶", "#"
+// or "§".
+func textIsPermalink(n *html.Node, chars int32) bool {
+	if n.DataAtom != atom.A {
+		return false
+	}
+	if textHasClass(n, "headerlink") {
+		return true
+	}
+	if chars > 2 || !strings.HasPrefix(strings.TrimSpace(htmlAttr(n, "href")), "#") {
+		return false
+	}
+	switch strings.TrimSpace(textOf(n, 16)) {
+	case "¶", "#", "§", "⁋", "🔗", "":
+		return true
+	}
+	return false
+}
+
+// textHasClass reports whether class is one of n's classes.
+func textHasClass(n *html.Node, class string) bool {
+	for c := range strings.FieldsSeq(htmlAttr(n, "class")) {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
+// textKind is what an element's name, role, class and id say it is.
+type textKind int
+
+const (
+	textContent textKind = iota // nothing says it is boilerplate
+	textMaybe                   // a class or id word that usually marks boilerplate
+	textSure                    // navigation, header, footer, sidebar, comments, banners
+)
+
+// textBoilerplate says whether an element is, by its name, role, class or id, a part
+// of the page around the content: navigation, header, footer, sidebar, comments,
+// share bar, cookie banner, advertisement.
+func textBoilerplate(n *html.Node) textKind {
+	switch n.DataAtom {
+	case atom.Nav, atom.Footer, atom.Header:
+		return textSure
+	case atom.Noscript:
+		// Read with scripting off, as the HTML parser reads it: the article a script
+		// would show, or a "turn JavaScript on" notice.
+		return textMaybe
+	case atom.Aside:
+		if !textIsNote(n) {
+			return textSure
+		}
+	case atom.Form:
+		if strings.EqualFold(htmlAttr(n, "role"), "search") {
+			return textSure
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(htmlAttr(n, "role"))) {
+	case "navigation", "banner", "contentinfo", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar":
+		return textSure
+	case "complementary":
+		if !textIsNote(n) {
+			return textSure
+		}
+	}
+	names := strings.ToLower(htmlAttr(n, "class") + " " + htmlAttr(n, "id"))
+	if strings.TrimSpace(names) == "" {
+		return textContent
+	}
+	for _, s := range textSureNames {
+		if strings.Contains(names, s) {
+			return textSure
+		}
+	}
+	words := strings.FieldsFunc(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		for _, p := range textSurePrefixes {
+			if strings.HasPrefix(w, p) {
+				return textSure
+			}
+		}
+	}
+	for _, s := range textMaybeNames {
+		if strings.Contains(names, s) {
+			return textMaybe
+		}
+	}
+	weak := false
+	for _, w := range words {
+		if textWeakWords[w] {
+			weak = true
+		}
+		for _, p := range textWeakPrefixes {
+			if strings.HasPrefix(w, p) {
+				weak = true
+			}
+		}
+		if textContentWords[w] {
+			return textContent
+		}
+	}
+	if weak {
+		return textMaybe
+	}
+	return textContent
+}
+
+// textIsNote reports whether an <aside> or complementary block is a note of the text
+// (a footnote, an admonition) rather than a sidebar of the site.
+func textIsNote(n *html.Node) bool {
+	names := strings.ToLower(htmlAttr(n, "class") + " " + htmlAttr(n, "id") + " " + htmlAttr(n, "role"))
+	for _, s := range []string{"footnote", "endnote", "note", "admonition", "callout", "warning", "tip", "citation"} {
+		if strings.Contains(names, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// textSureNames are substrings of class and id values that mark boilerplate whatever
+// the block holds.
+var textSureNames = []string{"skip-link", "screen-reader", "sr-only", "visually-hidden"}
+
+// textSurePrefixes begin words of class and id values (split at anything but letters
+// and digits) that mark boilerplate whatever the block holds.
+var textSurePrefixes = []string{
+	"comment", "disqus", "cookie", "consent", "gdpr", "outbrain", "taboola", "skiplink",
+	"visuallyhidden",
+}
+
+// textMaybeNames are substrings of class and id values that mark boilerplate unless
+// the block holds prose.
+var textMaybeNames = []string{
+	"share", "sharing", "social", "newsletter", "subscribe", "related", "recommend",
+	"sidebar", "breadcrumb", "advert", "sponsor", "navbar", "masthead", "site-header",
+	"site-footer", "page-footer", "page-header", "author-bio", "post-meta", "entry-meta",
+	"article-meta", "byline", "more-stories", "read-more", "readmore", "trending",
+	"most-read", "mostread", "most-popular", "signup", "sign-up", "login", "pagination",
+	"paywall", "print-only", "popup", "modal",
+}
+
+// textWeakWords are words of class and id values that mark boilerplate unless a word of
+// textContentWords is there too.
+var textWeakWords = map[string]bool{
+	"nav": true, "navigation": true, "menu": true, "header": true, "footer": true,
+	"ad": true, "ads": true, "banner": true, "widget": true, "widgets": true,
+	"promo": true, "tags": true, "tag": true, "toolbar": true, "pager": true,
+	"hidden": true, "hide": true, "toc": true, "aside": true, "meta": true,
+	"sidebar": true, "rail": true, "print": true, "topbar": true,
+	"breadcrumbs": true, "teaser": true, "teasers": true, "overlay": true, "alert": true,
+}
+
+// textWeakPrefixes begin words of class and id values that mark boilerplate unless a
+// word of textContentWords is there too: "navheader", "menubar", "footerlinks".
+var textWeakPrefixes = []string{"nav", "menu", "footer", "header", "sidebar", "breadcrumb"}
+
+// textContentWords are words of class and id values that mark the content.
+var textContentWords = map[string]bool{
+	"article": true, "body": true, "content": true, "main": true, "entry": true,
+	"post": true, "text": true, "story": true, "column": true, "blog": true,
+}

@@ -1,0 +1,533 @@
+package extract
+
+import (
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// TextFormat is the form Page.Text takes.
+type TextFormat int
+
+const (
+	// TextPlain is plain text: one line per paragraph, heading, list item and table row
+	// (the cells of a row separated by a tab), and code blocks with their line breaks and
+	// indentation.
+	TextPlain TextFormat = iota
+	// TextMarkdown is CommonMark: "#" headings, "-" and "1." list items, fenced code
+	// blocks, "|" tables, "[text](URL)" links and "`code`" spans, paragraphs separated by
+	// a blank line.
+	TextMarkdown
+)
+
+// textWalker writes the chosen blocks of a page as text.
+type textWalker struct {
+	t      *textTree
+	out    *textOut
+	base   *canonParts // what Markdown links resolve against
+	roots  map[*html.Node]bool
+	cell   int // depth inside table cells written on one line
+	pre    int // depth inside <pre>
+	lists  []int
+	quotes int
+	// The heading last written, from head[0] to head[1] in the output: it is taken
+	// back when what follows it in its parent was all boilerplate (headPruned).
+	head       [2]int
+	headParent *html.Node
+	headPruned bool
+}
+
+// write writes n and what is under it.
+func (w *textWalker) write(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		if w.pre > 0 {
+			w.out.raw(n.Data)
+		} else {
+			w.out.text(n.Data)
+		}
+		return
+	case html.ElementNode:
+	default:
+		return
+	}
+	if w.t.gone(n) || !w.roots[n] && w.prune(n) {
+		if w.headParent != nil && w.out.b.Len() == w.head[1] {
+			w.headPruned = true // what followed the heading was boilerplate
+		}
+		return
+	}
+	md := w.out.md
+	switch a := n.DataAtom; a {
+	case atom.Br:
+		if w.cell > 0 {
+			w.out.text(" ")
+		} else {
+			w.out.brk(1)
+		}
+		return
+	case atom.Img, atom.Input, atom.Wbr:
+		return
+	case atom.Pre:
+		w.codeBlock(n)
+		return
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		w.block(2)
+		start := w.out.b.Len()
+		if md && w.cell == 0 {
+			w.out.marker(strings.Repeat("#", textHeadingLevel(a)) + " ")
+		}
+		w.children(n)
+		w.block(2)
+		if w.cell == 0 {
+			w.head, w.headParent, w.headPruned = [2]int{start, w.out.b.Len()}, n.Parent, false
+		}
+		return
+	case atom.Ul, atom.Ol:
+		w.block(2)
+		next := 0 // the number of the next item of an <ol>, 0 for a <ul>
+		if a == atom.Ol {
+			next = 1
+		}
+		w.lists = append(w.lists, next)
+		w.children(n)
+		w.lists = w.lists[:len(w.lists)-1]
+		w.out.prefix = w.prefix()
+		w.block(2)
+		return
+	case atom.Li:
+		w.block(1)
+		if md {
+			w.listMarker()
+		}
+		w.children(n)
+		w.out.hold = false // an empty item
+		w.block(1)
+		return
+	case atom.Table:
+		if w.cell == 0 && textDataTable(n) {
+			w.table(n)
+			return
+		}
+	case atom.A:
+		if md && w.cell == 0 && w.pre == 0 {
+			w.link(n)
+			return
+		}
+	case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
+		if md && w.pre == 0 {
+			if s := textOf(n, 1<<16); s != "" && !strings.Contains(s, "`") {
+				w.out.word("`" + s + "`")
+				return
+			}
+		}
+	case atom.Blockquote:
+		if md {
+			w.block(2)
+			w.quotes++
+			w.out.prefix = w.prefix()
+			w.children(n)
+			w.quotes--
+			w.block(2)
+			w.out.prefix = w.prefix()
+			return
+		}
+	}
+	if textBlock[n.DataAtom] {
+		w.block(2)
+		w.children(n)
+		w.block(2)
+	} else {
+		w.children(n)
+	}
+	if w.headParent == n {
+		if w.headPruned && w.out.b.Len() == w.head[1] {
+			w.out.truncate(w.head[0])
+		}
+		w.headParent = nil
+	}
+}
+
+func (w *textWalker) children(n *html.Node) {
+	for c := n.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
+		w.write(c)
+	}
+}
+
+// block ends the line, with a blank line in Markdown when para is 2; in a table cell
+// written on one line it is a space.
+func (w *textWalker) block(para int) {
+	if w.cell > 0 {
+		w.out.text(" ")
+		return
+	}
+	w.out.brk(para)
+}
+
+// prune reports whether a block inside the content is boilerplate all the same: a
+// list or block of links (a "related articles" box, a tag list, a share bar), or a
+// paragraph that is nothing but a link.
+func (w *textWalker) prune(n *html.Node) bool {
+	i, ok := w.t.at[n]
+	if !ok {
+		return true
+	}
+	in := &w.t.info[i]
+	if in.text == 0 || in.link == 0 || w.pre > 0 {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Div, atom.Section, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Span:
+		return in.link*2 > in.text
+	case atom.P, atom.Li:
+		return in.link*10 >= in.text*9 && in.text < 100 && w.cell == 0 && n.DataAtom == atom.P
+	}
+	return false
+}
+
+// codeBlock writes a <pre> as it is shown: every line break and space kept, in
+// Markdown inside a fence.
+func (w *textWalker) codeBlock(n *html.Node) {
+	if w.cell > 0 {
+		w.out.text(textOf(n, 1<<20))
+		return
+	}
+	w.block(2)
+	if w.out.md {
+		w.out.raw("```" + textCodeLanguage(n))
+		w.out.brk(1)
+	}
+	w.pre++
+	start := w.out.b.Len()
+	w.children(n)
+	w.pre--
+	w.out.trimRight(start)
+	if w.out.md {
+		w.out.brk(1)
+		w.out.raw("```")
+	}
+	w.block(2)
+}
+
+// textCodeLanguage returns the language a code block names in its class or its <code>
+// child's ("language-go", "lang-go", "highlight-python"), "" when none.
+func textCodeLanguage(n *html.Node) string {
+	classes := htmlAttr(n, "class")
+	if c := n.FirstChild; c != nil && c.Type == html.ElementNode && c.DataAtom == atom.Code {
+		classes += " " + htmlAttr(c, "class")
+	}
+	if p := n.Parent; p != nil && p.Type == html.ElementNode {
+		classes += " " + htmlAttr(p, "class")
+		if g := p.Parent; g != nil && g.Type == html.ElementNode {
+			classes += " " + htmlAttr(g, "class")
+		}
+	}
+	for c := range strings.FieldsSeq(classes) {
+		for _, prefix := range []string{"language-", "lang-", "highlight-"} {
+			if l, ok := strings.CutPrefix(c, prefix); ok && l != "" && l != "default" && !strings.ContainsAny(l, "`") {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// listMarker starts a Markdown list item: "- " or "N. ", indented by the lists it is
+// nested in.
+func (w *textWalker) listMarker() {
+	marker := "- "
+	if k := len(w.lists); k > 0 && w.lists[k-1] > 0 {
+		marker = strconv.Itoa(w.lists[k-1]) + ". "
+		w.lists[k-1]++
+	}
+	w.out.prefix = w.prefix()
+	w.out.marker(marker)
+}
+
+// prefix is what starts each Markdown line at the current nesting: two spaces per
+// enclosing list beyond the first, then "> " per quote.
+func (w *textWalker) prefix() string {
+	return strings.Repeat("  ", max(len(w.lists)-1, 0)) + strings.Repeat("> ", w.quotes)
+}
+
+// link writes an <a> in Markdown: [text](URL) when it points to an http or https URL,
+// its text alone otherwise.
+func (w *textWalker) link(n *html.Node) {
+	href := htmlAttr(n, "href")
+	u := ""
+	if href != "" && w.base != nil {
+		u, _ = htmlResolve(w.base, href, false)
+	}
+	text := textOf(n, 1<<16)
+	if u == "" || text == "" || strings.ContainsAny(text, "[]") {
+		w.children(n)
+		return
+	}
+	w.out.word("[" + text + "](" + strings.ReplaceAll(strings.ReplaceAll(u, "(", "%28"), ")", "%29") + ")")
+}
+
+// table writes a table of data one row a line: cells separated by a tab, or in
+// Markdown a "|" table whose first row is the header.
+func (w *textWalker) table(n *html.Node) {
+	w.block(2)
+	rows := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
+			if c.Type != html.ElementNode || w.t.gone(c) {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Tr:
+				w.row(c, rows)
+				rows++
+			case atom.Caption:
+				w.write(c)
+			case atom.Thead, atom.Tbody, atom.Tfoot:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	w.block(2)
+}
+
+// row writes one table row on one line.
+func (w *textWalker) row(tr *html.Node, index int) {
+	w.out.brk(1)
+	md := w.out.md
+	cells := 0
+	for c := tr.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th || w.t.gone(c) {
+			continue
+		}
+		switch {
+		case md && cells == 0:
+			w.out.raw("| ")
+		case md:
+			w.out.raw(" | ")
+		case cells > 0:
+			w.out.raw("\t")
+		}
+		w.out.space = false
+		w.cell++
+		w.children(c)
+		w.cell--
+		w.out.space = false
+		cells++
+	}
+	if md && cells > 0 {
+		w.out.raw(" |")
+		if index == 0 {
+			w.out.brk(1)
+			w.out.raw("|" + strings.Repeat(" --- |", cells))
+		}
+	}
+	w.out.brk(1)
+}
+
+// textDataTable reports whether a table holds data rather than laying out a page: no
+// table inside it, and no cell holding more than two blocks (paragraphs, lists,
+// headings) or more than 500 bytes of text.
+func textDataTable(n *html.Node) bool {
+	var cell *html.Node // the cell being read
+	blocks := 0
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c != n && c.Type == html.ElementNode {
+			switch c.DataAtom {
+			case atom.Table:
+				return false
+			case atom.Td, atom.Th:
+				cell, blocks = c, 0
+				if len(textOf(c, 501)) > 500 {
+					return false
+				}
+			case atom.P, atom.Div, atom.Ul, atom.Ol, atom.Dl, atom.Pre, atom.Blockquote,
+				atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Section, atom.Article:
+				if blocks++; cell != nil && blocks > 2 {
+					return false
+				}
+			}
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return true
+}
+
+// textOut accumulates text in lines, up to max bytes. Outside code blocks white space
+// collapses to one space; brk ends a line, and in Markdown a paragraph with a blank
+// line. The bytes kept never end inside a character.
+type textOut struct {
+	b      strings.Builder
+	max    int
+	md     bool
+	prefix string // starts every Markdown line
+	brks   int    // 0, or the break to write before the next character: 1 a line, 2 a paragraph
+	space  bool   // white space seen since the last character written
+	full   bool   // max reached: further writes are dropped
+	hold   bool   // a marker was written: no break before the next text
+}
+
+// brk asks for a line break (1) or a paragraph break (2) before what comes next,
+// unless a marker waits for its text (hold).
+func (o *textOut) brk(kind int) {
+	if !o.hold {
+		o.brks = max(o.brks, kind)
+	}
+}
+
+// marker writes a Markdown marker ("- ", "## ") that the next text follows on the
+// same line, whatever blocks open before it.
+func (o *textOut) marker(s string) {
+	o.raw(s)
+	o.space = false
+	o.hold = true
+}
+
+// text writes s with its white space collapsed.
+func (o *textOut) text(s string) {
+	for i := 0; i < len(s) && !o.full; {
+		j := i
+		for j < len(s) && !textSpaceByte(s[j]) && !textWideSpace(s[j:]) {
+			j++
+		}
+		if j > i {
+			o.word(s[i:j])
+		}
+		for j < len(s) {
+			if textSpaceByte(s[j]) {
+				j++
+			} else if n := textWideSpaceLen(s[j:]); n > 0 {
+				j += n
+			} else {
+				break
+			}
+			o.space = true
+		}
+		i = j
+	}
+}
+
+// word writes s, which holds no white space, after a space when white space came
+// before it on the line.
+func (o *textOut) word(s string) {
+	if o.space && o.brks == 0 && o.b.Len() > 0 {
+		if last := o.b.String()[o.b.Len()-1]; last != ' ' && last != '\n' && last != '\t' {
+			o.put(" ")
+		}
+	}
+	o.space = false
+	o.put(s)
+}
+
+// raw writes s as it is, but for the line breaks it holds, after which the Markdown
+// prefix is repeated.
+func (o *textOut) raw(s string) {
+	for len(s) > 0 && !o.full {
+		line, rest, nl := strings.Cut(s, "\n")
+		if line != "" {
+			o.put(line)
+		}
+		if nl {
+			if o.b.Len() == 0 {
+				o.brks = 0
+			} else {
+				o.b.WriteByte('\n')
+				o.b.WriteString(o.prefix)
+			}
+		}
+		s = rest
+	}
+}
+
+// put writes s after any break asked for, cutting at max.
+func (o *textOut) put(s string) {
+	if o.brks > 0 && o.b.Len() > 0 {
+		sep := "\n"
+		if o.brks == 2 && o.md {
+			sep = "\n\n"
+		}
+		if o.b.Len()+len(sep)+len(o.prefix) > o.max {
+			o.full = true
+			return
+		}
+		o.b.WriteString(sep)
+		o.b.WriteString(o.prefix)
+	}
+	o.brks, o.hold = 0, false
+	if o.b.Len()+len(s) > o.max {
+		s = htmlCut(s, o.max-o.b.Len())
+		o.full = true
+	}
+	o.b.WriteString(s)
+}
+
+// truncate takes back what was written after the first n bytes.
+func (o *textOut) truncate(n int) {
+	if n < o.b.Len() {
+		s := o.b.String()[:n]
+		o.b.Reset()
+		o.b.WriteString(s)
+		o.full = false
+	}
+}
+
+// trimRight drops the white space written since start at the end of the text.
+func (o *textOut) trimRight(start int) {
+	s := o.b.String()
+	k := len(s)
+	for k > start && textSpaceByte(s[k-1]) {
+		k--
+	}
+	if k < len(s) {
+		o.b.Reset()
+		o.b.WriteString(s[:k])
+	}
+}
+
+func textSpaceByte(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'
+}
+
+// textWideSpace reports whether s starts with a non-ASCII space character.
+func textWideSpace(s string) bool { return textWideSpaceLen(s) > 0 }
+
+// textWideSpaceLen returns the length of the non-ASCII space character s starts with,
+// 0 when it starts with none: no-break space, the spaces of U+2000-U+200A, U+202F,
+// U+205F, U+3000.
+func textWideSpaceLen(s string) int {
+	switch {
+	case strings.HasPrefix(s, "\u00a0"):
+		return 2
+	case len(s) >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] >= 0x80 && s[2] <= 0x8a || s[2] == 0xaf),
+		strings.HasPrefix(s, "\u205f"), strings.HasPrefix(s, "\u3000"):
+		return 3
+	}
+	return 0
+}
+
+// textHeadingLevel returns 1 to 6 for <h1> to <h6>, 0 otherwise.
+func textHeadingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
