@@ -69,7 +69,10 @@ type Page struct {
 	Canonical   string `json:"canonical,omitempty"`   // <link rel="canonical" href> resolved like Links, "" if absent or unusable
 	Description string `json:"description,omitempty"` // <meta name="description">, else <meta property="og:description">
 	Text        string `json:"text,omitempty"`        // the main text when HTMLOptions.WithText, boilerplate removed, in HTMLOptions.TextFormat (plain: one line per paragraph, heading, list item and table row)
-	Base        string `json:"base,omitempty"`        // the <base href> links resolve against, resolved itself; "" when absent or unusable
+	// SimHash is the SimHash of the main text as plain text (TextSimHash), when
+	// HTMLOptions.WithText; 0 when the text has no word.
+	SimHash SimHash `json:"simhash,omitempty"`
+	Base    string  `json:"base,omitempty"` // the <base href> links resolve against, resolved itself; "" when absent or unusable
 	// Links are the outgoing links in document order, one per URL (the first link to it;
 	// see Link.NoFollow for the others), at most HTMLOptions.MaxLinks.
 	Links []Link `json:"links,omitempty"`
@@ -316,6 +319,13 @@ func htmlFromTree(p *Page, page *canonParts, doc *goquery.Document, opts HTMLOpt
 	})
 	if opts.WithText {
 		p.Text = textFromTree(doc.Get(0), base, opts)
+		plain := p.Text
+		if opts.TextFormat != TextPlain {
+			o := opts
+			o.TextFormat = TextPlain
+			plain = textFromTree(doc.Get(0), base, o)
+		}
+		p.SimHash = TextSimHash(plain)
 	}
 }
 

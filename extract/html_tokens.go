@@ -243,6 +243,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 	}
 	if opts.WithText {
 		p.Text = text.String()
+		p.SimHash = TextSimHash(p.Text)
 	}
 }
 
