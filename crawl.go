@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/politecrawl/crawl/audit"
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
@@ -547,15 +548,27 @@ func (c *Crawler) close() error {
 // directory.
 const WACZName = "crawl.wacz"
 
-// packWACZ packages the finished crawl as DataDir/WACZName.
+// packWACZ packages the finished crawl as DataDir/WACZName, with the politeness audit
+// of its WARC files (package audit) as audit/politeness.json and .txt.
 func (c *Crawler) packWACZ() error {
 	path := filepath.Join(c.cfg.DataDir, WACZName)
-	st, err := storage.PackWACZFile(path, filepath.Join(c.cfg.DataDir, "warc"), filepath.Join(c.cfg.DataDir, "pages.jsonl"),
-		storage.WACZOptions{Title: filepath.Base(c.cfg.DataDir), Software: "politecrawl/" + Version, Now: c.Now})
+	warcDir := filepath.Join(c.cfg.DataDir, "warc")
+	a := audit.New(audit.Options{Software: "politecrawl " + Version})
+	if err := a.ReadPath(warcDir); err != nil {
+		return fmtErr("auditing the crawl for "+WACZName, err)
+	}
+	rep := a.Report()
+	files, err := rep.WACZFiles()
+	if err != nil {
+		return fmtErr("auditing the crawl for "+WACZName, err)
+	}
+	st, err := storage.PackWACZFile(path, warcDir, filepath.Join(c.cfg.DataDir, "pages.jsonl"),
+		storage.WACZOptions{Title: filepath.Base(c.cfg.DataDir), Software: "politecrawl/" + Version, Now: c.Now, Files: files})
 	if err != nil {
 		return fmtErr("packaging "+WACZName, err)
 	}
-	c.log.Info("wacz written", "path", path, "warc_files", st.WARCFiles, "warc_bytes", st.WARCBytes, "pages", st.Pages)
+	c.log.Info("wacz written", "path", path, "warc_files", st.WARCFiles, "warc_bytes", st.WARCBytes, "pages", st.Pages,
+		"audit_exchanges", rep.Exchanges, "audit_violations", len(rep.Violations))
 	return nil
 }
 

@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/politecrawl/crawl/storage"
 )
 
 // Kind names what a violation breaks.
@@ -144,6 +147,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteText(w io.Writer, show int) error {
 	var b strings.Builder
 	s := r.Settings
+	if r.Software != "" {
+		fmt.Fprintf(&b, "politeness audit by %s\n", r.Software)
+	}
+	if s.CrawlSoftware != "" {
+		fmt.Fprintf(&b, "crawl by %s, user-agent %q\n", s.CrawlSoftware, s.CrawlUserAgent)
+	}
 	fmt.Fprintf(&b, "audit of %d records in %d files: %d exchanges on %d hosts, %d robots.txt fetches\n",
 		r.Records, len(r.Files), r.Exchanges, len(r.Hosts), r.Robots)
 	fmt.Fprintf(&b, "agent %q (%s), min delay %v (%s), %d per host (%s), backoff %v (%s), per IP %v (%s)\n",
@@ -177,4 +186,23 @@ func (r *Report) WriteText(w io.Writer, show int) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Where a WACZ package holds the audit report of its crawl.
+const (
+	WACZJSONPath = "audit/politeness.json"
+	WACZTextPath = "audit/politeness.txt"
+)
+
+// WACZFiles returns the report as the files a WACZ package holds: the JSON report and
+// the text one (every violation shown).
+func (r *Report) WACZFiles() ([]storage.WACZFile, error) {
+	var js, txt bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		return nil, err
+	}
+	if err := r.WriteText(&txt, len(r.Violations)); err != nil {
+		return nil, err
+	}
+	return []storage.WACZFile{{Path: WACZJSONPath, Data: js.Bytes()}, {Path: WACZTextPath, Data: txt.Bytes()}}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,6 +39,27 @@ type WACZOptions struct {
 	// ToolOptions say what becomes of damaged WARC files (refused by default) and of
 	// files not named as a crawl's (left out).
 	ToolOptions
+	// Files are more files to package, listed in datapackage.json like the others,
+	// such as the crawl's audit report. A path must be relative and clean, outside
+	// archive/, indexes/ and pages/, and not one of the datapackage files.
+	Files []WACZFile
+}
+
+// WACZFile is one more file of a WACZ package.
+type WACZFile struct {
+	Path string // in the package, such as "audit/politeness.json"
+	Data []byte
+}
+
+// check refuses a path that is not a clean relative path of its own.
+func (f WACZFile) check() error {
+	p := f.Path
+	if p == "" || path.IsAbs(p) || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." ||
+		strings.HasPrefix(p, "archive/") || strings.HasPrefix(p, "indexes/") || strings.HasPrefix(p, "pages/") ||
+		strings.HasPrefix(p, "datapackage") {
+		return fmt.Errorf("storage: %w: WACZ file path %q", ErrInvalid, p)
+	}
+	return nil
 }
 
 // WACZStats says what PackWACZ packaged.
@@ -79,6 +101,11 @@ func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZS
 		opts.Now = time.Now
 	}
 	now := opts.Now().UTC()
+	for _, f := range opts.Files {
+		if err := f.check(); err != nil {
+			return st, err
+		}
+	}
 	unlock, err := lockDir(warcDir)
 	if err != nil {
 		return st, err
@@ -145,6 +172,18 @@ func PackWACZ(out io.Writer, warcDir, pagesPath string, opts WACZOptions) (WACZS
 	main, err := waczPages(w, pagesPath, whole, &st.Pages)
 	if err != nil {
 		return st, err
+	}
+	if err := p.finishEntry(); err != nil {
+		return st, err
+	}
+	for _, f := range opts.Files {
+		w, err := p.create(f.Path, zip.Deflate)
+		if err != nil {
+			return st, err
+		}
+		if _, err := w.Write(f.Data); err != nil {
+			return st, fmt.Errorf("storage: wacz: %w", err)
+		}
 	}
 	if err := p.finishEntry(); err != nil {
 		return st, err

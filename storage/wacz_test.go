@@ -251,3 +251,31 @@ func TestPackWACZKilled(t *testing.T) {
 		t.Errorf("the torn record is indexed or listed")
 	}
 }
+
+// TestPackWACZFiles packages more files (an audit report) beside the crawl's: stored
+// as given and listed with their hashes; a path among the package's own is refused.
+func TestPackWACZFiles(t *testing.T) {
+	dir := t.TempDir()
+	w, pw, _ := crawlDir(t, dir, 3)
+	w.Close()
+	pw.Close()
+	report := []byte(`{"violations":[]}` + "\n")
+	out := filepath.Join(t.TempDir(), "crawl.wacz")
+	opts := WACZOptions{Now: fixedNow, Files: []WACZFile{{Path: "audit/politeness.json", Data: report}}}
+	if _, err := PackWACZFile(out, filepath.Join(dir, "warc"), filepath.Join(dir, "pages.jsonl"), opts); err != nil {
+		t.Fatal(err)
+	}
+	files := checkWACZ(t, out)
+	if !bytes.Equal(files["audit/politeness.json"], report) {
+		t.Errorf("audit/politeness.json = %q, want %q", files["audit/politeness.json"], report)
+	}
+	if !strings.Contains(string(files["datapackage.json"]), `"path": "audit/politeness.json"`) {
+		t.Errorf("datapackage.json does not list audit/politeness.json:\n%s", files["datapackage.json"])
+	}
+	for _, bad := range []string{"", "/abs", "../up", "a/../b", "archive/x.warc.gz", "pages/pages.jsonl", "datapackage.json"} {
+		opts.Files = []WACZFile{{Path: bad, Data: report}}
+		if _, err := PackWACZ(io.Discard, filepath.Join(dir, "warc"), "", opts); !errors.Is(err, ErrInvalid) {
+			t.Errorf("PackWACZ with a file at %q: %v, want ErrInvalid", bad, err)
+		}
+	}
+}

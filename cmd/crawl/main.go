@@ -9,6 +9,8 @@
 //	crawl status -cluster URL   every process of a crawl shared through NATS
 //	crawl robots [flags] URL... explain robots.txt decisions
 //	crawl verify [-data DIR]    check the WARC files and pages.jsonl for damage
+//	crawl audit [flags] PATH... check from WARC files (a data directory, a WACZ) that a
+//	                            crawl was polite; exit status 1 on a violation
 //	crawl help                  list every sub-command
 //	crawl --version             print the version
 package main

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/audit"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -15,10 +16,11 @@ func init() {
 }
 
 func runWACZ(ctx context.Context, m *Main, args []string) error {
-	fs := m.flagSet("wacz", "usage: crawl wacz [-data DIR | -config FILE] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nand datapackage.json with the SHA-256 of every file. ReplayWeb.page opens\nit directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.")
+	fs := m.flagSet("wacz", "usage: crawl wacz [-data DIR | -config FILE] [-o FILE.wacz] [-title T]\n\nPackages the crawl in DIR as a WACZ 1.1.1 file (Web Archive Collection\nZipped): the WARC files stored as they are, their CDXJ indexes merged into\none, the HTML pages with their titles (and text, when the crawl kept it),\nthe politeness audit of the crawl (crawl audit's report, as\naudit/politeness.json and .txt), and datapackage.json with the SHA-256 of\nevery file. ReplayWeb.page opens it directly. Works on a crawl that was stopped or killed (torn records\nare left out); refuses to run while a crawl writes to DIR.")
 	dataFlags := newDataFlags(fs)
 	out := fs.String("o", "", "the WACZ `file` to write (default DIR/"+crawl.WACZName+")")
 	title := fs.String("title", "", "the collection's `title` in datapackage.json (default: the data directory's name)")
+	withAudit := fs.Bool("audit", true, "audit the crawl's politeness and include the report")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,8 +40,19 @@ func runWACZ(ctx context.Context, m *Main, args []string) error {
 		*title = filepath.Base(abs)
 	}
 	start := time.Now()
-	st, err := storage.PackWACZFile(*out, filepath.Join(data, "warc"), filepath.Join(data, "pages.jsonl"),
-		storage.WACZOptions{Title: *title, Software: "politecrawl/" + crawl.Version})
+	opts := storage.WACZOptions{Title: *title, Software: "politecrawl/" + crawl.Version}
+	var rep *audit.Report
+	if *withAudit {
+		a := audit.New(audit.Options{Software: "politecrawl " + crawl.Version})
+		if err := a.ReadPath(filepath.Join(data, "warc")); err != nil {
+			return fmt.Errorf("wacz %s: %w", data, err)
+		}
+		rep = a.Report()
+		if opts.Files, err = rep.WACZFiles(); err != nil {
+			return fmt.Errorf("wacz %s: %w", data, err)
+		}
+	}
+	st, err := storage.PackWACZFile(*out, filepath.Join(data, "warc"), filepath.Join(data, "pages.jsonl"), opts)
 	if err != nil {
 		return fmt.Errorf("wacz %s: %w", data, err)
 	}
@@ -48,6 +61,13 @@ func runWACZ(ctx context.Context, m *Main, args []string) error {
 		*out, st.WARCFiles, float64(st.WARCBytes)/1e6, st.IndexLines, st.Pages, sec, float64(st.WARCBytes)/1e6/sec)
 	if st.Dropped > 0 {
 		fmt.Fprintf(m.Stdout, "left out %d bytes of torn records at the end of a WARC file (the crawl was killed)\n", st.Dropped)
+	}
+	switch {
+	case rep == nil:
+	case rep.OK():
+		fmt.Fprintf(m.Stdout, "politeness audit: no violation in %d exchanges (%s)\n", rep.Exchanges, audit.WACZTextPath)
+	default:
+		fmt.Fprintf(m.Stdout, "politeness audit: %d violations in %d exchanges (%s)\n", len(rep.Violations), rep.Exchanges, audit.WACZTextPath)
 	}
 	return nil
 }

@@ -34,7 +34,11 @@ func TestWACZCommand(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	got := strings.Join(names, " ")
-	for _, want := range []string{"archive/", "indexes/index.cdxj", "pages/pages.jsonl", "datapackage.json", "datapackage-digest.json"} {
+	if !strings.Contains(stdout, "politeness audit: ") {
+		t.Errorf("stdout %q does not give the audit's result", stdout)
+	}
+	for _, want := range []string{"archive/", "indexes/index.cdxj", "pages/pages.jsonl", "datapackage.json", "datapackage-digest.json",
+		"audit/politeness.json", "audit/politeness.txt"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("WACZ entries %q lack %s", got, want)
 		}
