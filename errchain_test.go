@@ -76,7 +76,7 @@ func runChain(t *testing.T, cfg config.Config, hook func(*crawl.Crawler)) (stder
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuilder
+	var stderr lockedBuffer
 	c.Stderr = &stderr
 	if hook != nil {
 		hook(c)
@@ -85,23 +85,6 @@ func runChain(t *testing.T, cfg config.Config, hook func(*crawl.Crawler)) (stder
 	defer cancel()
 	err = c.Run(ctx)
 	return stderr.String(), err
-}
-
-type syncBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuilder) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuilder) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestErrorChainsNameEachFactOnce: the longest chains the engine returns or reports
