@@ -3,9 +3,8 @@ package crawl
 import (
 	"context"
 	"errors"
-	"net/url"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/politecrawl/crawl/cluster"
@@ -29,8 +28,9 @@ func clusterConfig(k config.Cluster) (cluster.Config, error) {
 		User: k.User, Password: k.Password, Token: k.Token, CredsFile: k.CredsFile,
 		CAFile: k.CAFile, CertFile: k.CertFile, KeyFile: k.KeyFile, Replicas: k.Replicas,
 		AckWait: time.Duration(k.AckWait),
-		// A process whose report is this old counts as dead: several reports missed.
-		StaleAfter: max(cluster.DefaultStaleAfter, 5*time.Duration(k.ReportEvery)),
+		// A process whose report is older than twice its lease counts as dead: its
+		// lease lapsed long before, whatever the clocks' disagreement.
+		Lease: time.Duration(k.Lease), StaleAfter: 2 * time.Duration(k.Lease),
 	}, nil
 }
 
@@ -52,6 +52,8 @@ type member struct {
 	lastIdle   bool       // what the last report said
 	lastPages  int64
 	lastReport time.Time
+
+	lostOnce atomic.Bool // the hand-off of a lost shard's URLs was logged
 
 	cancel context.CancelFunc // ends Consume and the reporter
 	wg     sync.WaitGroup
@@ -157,7 +159,7 @@ func (c *Crawler) joinCluster(ctx context.Context) error {
 	cfg.Log = c.log
 	node, err := cluster.Join(ctx, cfg)
 	if err != nil {
-		return fmtErr("joining the crawl at "+cfg.URL, err)
+		return fmtErr("joining the crawl at "+cluster.RedactURL(cfg.URL), err)
 	}
 	m := &member{
 		node: node, name: cfg.Name, shards: cfg.Own, every: time.Duration(c.cfg.Cluster.ReportEvery),
@@ -178,7 +180,7 @@ func (c *Crawler) joinCluster(ctx context.Context) error {
 		defer m.wg.Done()
 		c.reportLoop(runCtx)
 	}()
-	c.log.Info("joined the crawl", "nats", cfg.URL, "name", cfg.Name, "stream", cfg.Stream,
+	c.log.Info("joined the crawl", "nats", cluster.RedactURL(cfg.URL), "name", cfg.Name, "stream", cfg.Stream,
 		"shards", c.cfg.Cluster.Shards, "shard_count", cfg.Shards)
 	return nil
 }
@@ -328,6 +330,61 @@ func (c *Crawler) handOff(ctx context.Context, entries []frontier.Entry) ([]fron
 	}
 }
 
+// awaitLease waits until this process may fetch rawURL: it owns the URL's shard and
+// holds its lease, which a report that NATS stored renews (cluster.Node.AwaitLease).
+// It returns cluster.ErrShardLost for a URL of a shard another process took over,
+// and ctx's error if ctx ends first. Without a cluster it returns nil at once.
+func (m *member) awaitLease(ctx context.Context, rawURL string) error {
+	if m == nil {
+		return nil
+	}
+	return m.node.AwaitLease(ctx, rawURL)
+}
+
+// mayFetch reports whether this process may send a request to rawURL now: nil, or
+// why not (cluster.ErrLeaseLapsed, cluster.ErrShardLost). A robots.txt redirect hop
+// to another site's host (anyShard) needs the lease only. Called just before the
+// request is sent, after the wait for the host's turn, which may outlast the lease.
+// Without a cluster it returns nil.
+func (m *member) mayFetch(rawURL string, anyShard bool) error {
+	switch {
+	case m == nil:
+		return nil
+	case anyShard && m.node.HoldsLease():
+		return nil
+	case anyShard:
+		return cluster.ErrLeaseLapsed
+	}
+	return m.node.CheckLease(rawURL)
+}
+
+// handOffLease gives a leased URL whose shard another process took over to that
+// process: it is published to the shard's stream and leaves this frontier (skipped,
+// reason handed-off). Stopping meanwhile leaves the lease to the next start.
+func (c *Crawler) handOffLease(ctx context.Context, l *frontier.Lease) error {
+	m := c.member
+	if m.lostOnce.CompareAndSwap(false, true) {
+		c.log.Warn("cluster: this process's queued URLs of the shards another process took over go to that process",
+			"still_owned", cluster.FormatShards(m.node.Own()))
+	}
+	if _, err := c.handOff(ctx, []frontier.Entry{l.Entry}); err != nil {
+		return nil
+	}
+	c.counters.skip(skipHandedOff, 1)
+	// Straight to the frontier: not done's refetch, which would keep it here.
+	if err := c.front.Done(ctx, l, frontier.Outcome{Kind: frontier.Skipped, Reason: skipHandedOff}); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmtErr("finishing "+l.URL, err)
+	}
+	return nil
+}
+
+// skipHandedOff is the reason a URL left the frontier for the process that took its
+// shard over.
+const skipHandedOff = "handed-off"
+
 // reportLoop reports this process's state every cluster.report_every and, while it is
 // idle, asks whether the whole crawl has ended.
 func (c *Crawler) reportLoop(ctx context.Context) {
@@ -424,8 +481,10 @@ type ClusterStatus struct {
 type ProcessStatus struct {
 	Name   string
 	Shards string // as ranges, such as 0-15
-	// State is busy, idle (waiting for links), finished (ended with the crawl) or
-	// stopped (ended before the crawl did: Ctrl-C or an error).
+	// State is busy, idle (waiting for links), finished (ended with the crawl),
+	// stopped (ended before the crawl did: Ctrl-C or an error), silent (no report for
+	// twice cluster.lease without having said it stopped: dead, or cut off from NATS)
+	// or replaced (every shard it owned taken over by another process).
 	State string
 	// Staged counts the links found and not yet sorted into its queues ("to sort").
 	Queued, Staged, Leased, Pages, Published, Consumed int64
@@ -441,7 +500,7 @@ func ReadClusterStatus(ctx context.Context, k config.Cluster) (*ClusterStatus, e
 	if err != nil {
 		return nil, err
 	}
-	st := &ClusterStatus{URL: redactURL(k.URL), Stream: k.Stream, ShardCount: len(shards)}
+	st := &ClusterStatus{URL: cluster.RedactURL(k.URL), Stream: k.Stream, ShardCount: len(shards)}
 	var unowned []int
 	for _, sh := range shards {
 		st.Pending += sh.Pending
@@ -455,10 +514,14 @@ func ReadClusterStatus(ctx context.Context, k config.Cluster) (*ClusterStatus, e
 		p := ProcessStatus{Name: s.Name, Shards: cluster.FormatShards(s.Shards), Queued: s.Queued, Staged: s.Staged, Leased: s.Leased,
 			Pages: s.Pages, Published: s.Published, Consumed: s.Consumed, PagesPerSec: s.PagesPerSec, Updated: s.Updated}
 		switch {
+		case len(s.TakenOver) > 0 && len(s.Shards) == 0:
+			p.State = "replaced"
 		case s.Stopped && s.Idle:
 			p.State = "finished"
 		case s.Stopped:
 			p.State = "stopped"
+		case time.Since(s.Updated) > 2*time.Duration(k.Lease):
+			p.State = "silent"
 		case s.Idle:
 			p.State = "idle"
 		default:
@@ -467,16 +530,4 @@ func ReadClusterStatus(ctx context.Context, k config.Cluster) (*ClusterStatus, e
 		st.Processes = append(st.Processes, p)
 	}
 	return st, nil
-}
-
-// redactURL drops any user and password from a list of NATS URLs.
-func redactURL(urls string) string {
-	parts := strings.Split(urls, ",")
-	for i, p := range parts {
-		if u, err := url.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
-			u.User = nil
-			parts[i] = u.String()
-		}
-	}
-	return strings.Join(parts, ",")
 }

@@ -9,24 +9,24 @@ import (
 	"github.com/politecrawl/crawl/config"
 )
 
-// TestClusterConfigConversion: the cluster section becomes cluster.Config, with a stale
-// age long enough for the report interval and a stable default name.
+// TestClusterConfigConversion: the cluster section becomes cluster.Config, with the
+// lease and a stale age of twice the lease, and a stable default name.
 func TestClusterConfigConversion(t *testing.T) {
 	for _, tt := range []struct {
-		every, stale time.Duration
+		lease, stale time.Duration
 	}{
-		{2 * time.Second, cluster.DefaultStaleAfter},
-		{time.Minute, 5 * time.Minute},
+		{15 * time.Second, cluster.DefaultStaleAfter},
+		{time.Minute, 2 * time.Minute},
 	} {
 		k := config.Default().Cluster
-		k.URL, k.Shards, k.ShardCount, k.ReportEvery = "nats://127.0.0.1:4222", "0-3,8", 16, config.Duration(tt.every)
+		k.URL, k.Shards, k.ShardCount, k.Lease = "nats://127.0.0.1:4222", "0-3,8", 16, config.Duration(tt.lease)
 		got, err := clusterConfig(k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.StaleAfter != tt.stale || got.Shards != 16 || !slices.Equal(got.Own, []int{0, 1, 2, 3, 8}) ||
+		if got.StaleAfter != tt.stale || got.Lease != tt.lease || got.Shards != 16 || !slices.Equal(got.Own, []int{0, 1, 2, 3, 8}) ||
 			got.Name != k.ProcessName() || got.AckWait != 30*time.Second || got.Stream != "POLITECRAWL" {
-			t.Errorf("report_every %v: got %+v", tt.every, got)
+			t.Errorf("lease %v: got %+v", tt.lease, got)
 		}
 	}
 }

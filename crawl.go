@@ -204,8 +204,19 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	c.started = c.now()
 	defer func() { c.ended = c.now() }()
 
+	_, statErr := os.Stat(c.cfg.DataDir)
 	if err := os.MkdirAll(c.cfg.DataDir, 0o755); err != nil {
 		return fmt.Errorf("creating the data directory: %w", err)
+	}
+	// A process refused at the cluster's join leaves no data directory behind when it
+	// made it: runs after every other deferred call, the files closed.
+	joinFailed := false
+	if errors.Is(statErr, os.ErrNotExist) {
+		defer func() {
+			if joinFailed {
+				os.RemoveAll(c.cfg.DataDir)
+			}
+		}()
 	}
 	// The frontier comes first: its lock says whether another crawl is using this data
 	// directory, and a crawl refused for that writes nothing there, not even to the
@@ -252,6 +263,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	}
 	if c.cfg.Cluster.URL != "" {
 		if err := c.joinCluster(ctx); err != nil {
+			joinFailed = true
 			return err
 		}
 		// Runs before close: the frontier takes in hand-offs until then.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/politecrawl/crawl/cluster"
 	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
@@ -33,6 +34,12 @@ import (
 // and the lease is requeued at the next Open. The fetch itself and the writes after it
 // run under ctx, so a fetch in flight finishes.
 func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) error {
+	// In a cluster, only while this process holds its shard's lease (fencing).
+	if err := c.member.awaitLease(leaseCtx, l.URL); errors.Is(err, cluster.ErrShardLost) {
+		return c.handOffLease(ctx, l)
+	} else if err != nil {
+		return nil // stopping: the lease is requeued at the next Open
+	}
 	c.restoreSpacing(l.Host, time.Duration(c.cfg.Politeness.MinDelay))
 	rob, err := c.robots.Get(leaseCtx, l.Host)
 	if err != nil {
@@ -133,6 +140,12 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			return c.endLease(ctx, l, s, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, RetryAt: deferred.Until, HostReady: deferred.Until})
 		}
 		return nil // stopping: the lease is requeued at the next Open
+	}
+	if err := c.member.mayFetch(l.URL, false); err != nil {
+		// The lease lapsed while the worker waited for the host's turn: no request.
+		// The URL goes back to the frontier; leased again, it waits for the lease.
+		next := c.politeness.Release(ticket, politeness.Observation{})
+		return c.done(ctx, l, frontier.Outcome{Kind: frontier.Retry, NoAttempt: true, HostReady: next})
 	}
 	if !tdmKnown {
 		// The host's first turn goes to its tdmrep.json; the page waits for the next.

@@ -178,6 +178,11 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 	if err != nil {
 		return nil, err
 	}
+	if err := c.member.mayFetch(target, !first); err != nil {
+		// In a cluster, the lease lapsed during the wait (fencing): not begun.
+		c.politeness.Release(ticket, politeness.Observation{})
+		return nil, &robotsNotYet{host: host, until: c.now()}
+	}
 	resp, ferr := c.client.Fetch(ctx, robotsRequest(target))
 	wait := c.politeness.ReleaseWait(ticket, c.observe(resp, ferr))
 	if resp != nil {

@@ -193,18 +193,22 @@ func (c *Config) connect() (*nats.Conn, error) {
 	}
 	nc, err := nats.Connect(c.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: connect %s: %w", redact(c.URL), err)
+		return nil, fmt.Errorf("cluster: connect %s: %w", RedactURL(c.URL), err)
 	}
 	return nc, nil
 }
 
-// redact hides passwords and tokens written in a server URL.
-func redact(urls string) string {
+// RedactURL returns a NATS server URL, or several separated by commas, with the user
+// information of each (user and password, or token) replaced by "***", for logs and
+// errors. It works on the text, so that even a URL that does not parse is redacted.
+func RedactURL(urls string) string {
 	parts := strings.Split(urls, ",")
 	for i, p := range parts {
 		if at := strings.LastIndex(p, "@"); at >= 0 {
 			if s := strings.Index(p, "://"); s >= 0 && s < at {
 				parts[i] = p[:s+3] + "***" + p[at:]
+			} else if s < 0 {
+				parts[i] = "***" + p[at:]
 			}
 		}
 	}

@@ -41,18 +41,61 @@ const claimAttempts = 5
 // Lease returns the lease (Config.Lease or its default).
 func (n *Node) Lease() time.Duration { return n.cfg.Lease }
 
+// ErrLeaseLapsed is returned by CheckLease while this process does not hold its lease:
+// it has not reached NATS for longer than Config.Lease.
+var ErrLeaseLapsed = errors.New("cluster: lease lapsed: NATS not reached for longer than the lease")
+
+// CheckLease is AwaitLease without the wait: nil when this process may fetch rawURL
+// now, ErrShardLost for a URL of a shard it does not own, ErrLeaseLapsed while it does
+// not hold its lease.
+func (n *Node) CheckLease(rawURL string) error {
+	_, err := n.checkLease(n.shardOrNone(rawURL))
+	return err
+}
+
+// shardOrNone returns rawURL's shard, or -1 for a URL without one.
+func (n *Node) shardOrNone(rawURL string) int {
+	shard, err := n.cache.shardOf(rawURL)
+	if err != nil {
+		return -1
+	}
+	return shard
+}
+
+// checkLease is CheckLease for shard (-1: none). With ErrLeaseLapsed it returns what
+// to wait for: the lease's start when it has not started, or a change of the lease.
+func (n *Node) checkLease(shard int) (leaseWait, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if shard >= 0 && !n.owned[shard] {
+		return leaseWait{}, ErrShardLost
+	}
+	now := time.Now()
+	if !now.Before(n.leaseFrom) && now.Before(n.leaseUntil) {
+		return leaseWait{}, nil
+	}
+	w := leaseWait{moved: n.leaseMoved}
+	if now.Before(n.leaseFrom) && n.leaseFrom.Before(n.leaseUntil) {
+		w.after = n.leaseFrom.Sub(now)
+	}
+	return w, ErrLeaseLapsed
+}
+
+// leaseWait is what a caller of AwaitLease waits for while the lease has lapsed.
+type leaseWait struct {
+	moved <-chan struct{} // closed when the lease changes
+	after time.Duration   // > 0: the lease starts then
+}
+
 // AwaitLease returns nil when this process may fetch rawURL now: it owns the URL's
 // shard (a URL without a shard counts as owned) and holds its lease. While the lease
 // has lapsed (NATS unreachable for longer than Config.Lease), it waits until a report
 // renews it or ctx ends (ctx's error). It returns ErrShardLost at once for a URL of a
-// shard this process does not own, or no longer owns. Call it just before each request
-// to a host: the lease then bounds how long after its last contact with NATS a process
-// still sends requests.
+// shard this process does not own, or no longer owns. Call it before a request to a
+// host, and CheckLease just before sending it: the lease then bounds how long after
+// its last contact with NATS a process still sends requests.
 func (n *Node) AwaitLease(ctx context.Context, rawURL string) error {
-	shard, err := n.cache.shardOf(rawURL)
-	if err != nil {
-		shard = -1
-	}
+	shard := n.shardOrNone(rawURL)
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -60,28 +103,21 @@ func (n *Node) AwaitLease(ctx context.Context, rawURL string) error {
 		}
 	}()
 	for {
-		n.mu.Lock()
-		if shard >= 0 && !n.owned[shard] {
-			n.mu.Unlock()
-			return ErrShardLost
-		}
-		now := time.Now()
-		from, until, moved := n.leaseFrom, n.leaseUntil, n.leaseMoved
-		n.mu.Unlock()
-		if !now.Before(from) && now.Before(until) {
-			return nil
+		w, err := n.checkLease(shard)
+		if err != ErrLeaseLapsed {
+			return err
 		}
 		var wake <-chan time.Time
-		if now.Before(from) && from.Before(until) {
+		if w.after > 0 {
 			if timer == nil {
-				timer = time.NewTimer(from.Sub(now))
+				timer = time.NewTimer(w.after)
 			} else {
-				timer.Reset(from.Sub(now))
+				timer.Reset(w.after)
 			}
 			wake = timer.C
 		}
 		select {
-		case <-moved:
+		case <-w.moved:
 		case <-wake:
 		case <-ctx.Done():
 			return ctx.Err()

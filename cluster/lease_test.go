@@ -251,3 +251,49 @@ func (s *syncBuilder) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestCheckLease: CheckLease answers at once what AwaitLease waits for.
+func TestCheckLease(t *testing.T) {
+	s := startServer(t, nil)
+	proxy, url := cutOff(t, s)
+	cfg := testConfig(s, "p", 4, 0)
+	// A report's lease counts from its sending: 3s outlasts the 1s a report may take.
+	cfg.URL, cfg.StaleAfter, cfg.Lease = url, time.Hour, 3*time.Second
+	p := join(t, cfg)
+	u := urlOf(t, 0, 4)
+	if err := p.CheckLease(u); err != nil {
+		t.Fatalf("CheckLease after Join: %v", err)
+	}
+	if err := p.CheckLease(urlOf(t, 1, 4)); !errors.Is(err, ErrShardLost) {
+		t.Fatalf("CheckLease of a shard not owned: %v", err)
+	}
+	if err := p.CheckLease("not a url"); err != nil && !errors.Is(err, ErrLeaseLapsed) {
+		t.Fatalf("CheckLease of a URL without a shard: %v", err)
+	}
+	proxy.Cut()
+	waitFor(t, "the lease to lapse", func() bool { return errors.Is(p.CheckLease(u), ErrLeaseLapsed) })
+	proxy.Restore()
+	waitFor(t, "a report to renew the lease", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		return p.Report(ctx, State{}) == nil
+	})
+	if err := p.CheckLease(u); err != nil {
+		t.Fatalf("CheckLease after a report: %v", err)
+	}
+}
+
+// TestRedactURL: the user information of every server URL is hidden, whatever its form.
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"nats://127.0.0.1:4222":                          "nats://127.0.0.1:4222",
+		"nats://alice:s3cret@127.0.0.1:4222":             "nats://***@127.0.0.1:4222",
+		"nats://T0KEN@host:4222,tls://bob:pw@other:4222": "nats://***@host:4222,tls://***@other:4222",
+		"nats://al ice:p@ss@host":                        "nats://***@host",
+		"alice:pw@host:4222":                             "***@host:4222",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -194,11 +194,17 @@ type Cluster struct {
 	// the links it was taking in when it died after this long. Default 30s.
 	AckWait Duration `yaml:"ack_wait"`
 	// ReportEvery is how often this process writes its state (queue, rate, idle)
-	// for the others and checks whether the whole crawl has ended. A process whose
-	// last report is older than 30s or five of these intervals, whichever is longer,
-	// and that did not say it stopped, counts as dead: its shards hold the crawl's end
-	// until it is back. Default 2s.
+	// for the others and checks whether the whole crawl has ended. Each report the
+	// server stores renews the process's lease. Default 2s.
 	ReportEvery Duration `yaml:"report_every"`
+	// Lease is how long this process goes on fetching its shards' hosts after its last
+	// report that the NATS server stored: cut off from NATS for longer, it stops
+	// fetching (its queue stays on disk) until it reaches NATS again. A process whose
+	// last report is older than twice the lease, and that did not say it stopped,
+	// counts as dead: another process may then take its shards over (and the cut-off
+	// one, when it is back, hands them on), and until then its shards hold the crawl's
+	// end. At least 1s and three report intervals, at most 1h. Default 15s.
+	Lease Duration `yaml:"lease"`
 }
 
 // Scope keeps the crawl where its user wants it and out of traps.
@@ -459,6 +465,7 @@ func Default() Config {
 			Replicas:    1,
 			AckWait:     Duration(30 * time.Second),
 			ReportEvery: Duration(2 * time.Second),
+			Lease:       Duration(15 * time.Second),
 		},
 		LogLevel: "info",
 	}

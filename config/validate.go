@@ -73,12 +73,12 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 	for _, one := range strings.Split(k.URL, ",") {
 		u, err := url.Parse(strings.TrimSpace(one))
 		if err != nil || u.Host == "" {
-			return bad("cluster.url", k.URL, "must be a NATS URL such as nats://127.0.0.1:4222, or several separated by commas")
+			return bad("cluster.url", cluster.RedactURL(k.URL), "must be a NATS URL such as nats://127.0.0.1:4222, or several separated by commas")
 		}
 		switch u.Scheme {
 		case "nats", "tls", "ws", "wss":
 		default:
-			return bad("cluster.url", k.URL, "scheme must be nats, tls, ws or wss")
+			return bad("cluster.url", cluster.RedactURL(k.URL), "scheme must be nats, tls, ws or wss")
 		}
 	}
 	if k.ShardCount < 1 || k.ShardCount > cluster.MaxShards {
@@ -114,6 +114,9 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 	}
 	if k.ReportEvery < Duration(100*time.Millisecond) || k.ReportEvery > Duration(time.Minute) {
 		return bad("cluster.report_every", k.ReportEvery, "must be between 100ms and 1m")
+	}
+	if k.Lease < Duration(time.Second) || k.Lease > Duration(time.Hour) || k.Lease < 3*k.ReportEvery {
+		return bad("cluster.lease", k.Lease, "must be between 1s and 1h, and at least three cluster.report_every (%s)", 3*k.ReportEvery)
 	}
 	return nil
 }

@@ -49,6 +49,11 @@ type Config struct {
 	// AckWait is cluster.ack_wait; 0 means 2s (a killed process's links come back
 	// soon after its restart).
 	AckWait time.Duration
+	// Lease is cluster.lease; 0 leaves the default.
+	Lease time.Duration
+	// UserAgent is user_agent; "" leaves the default. Give each process its own to tell
+	// their requests apart on the farm.
+	UserAgent string
 }
 
 // Write writes the configuration as YAML to path.
@@ -56,6 +61,9 @@ func (c Config) Write(path string) error {
 	var b strings.Builder
 	q := func(v any) string { j, _ := json.Marshal(v); return string(j) }
 	fmt.Fprintf(&b, "data_dir: %s\nworkers: %d\nseeds: %s\n", q(c.DataDir), c.Workers, q(c.Seeds))
+	if c.UserAgent != "" {
+		fmt.Fprintf(&b, "user_agent: %s\n", q(c.UserAgent))
+	}
 	minDelay := "0s"
 	if c.MinDelay > 0 {
 		minDelay = c.MinDelay.String()
@@ -87,6 +95,9 @@ func (c Config) Write(path string) error {
 		}
 		if c.ShardCount != 0 {
 			fmt.Fprintf(&b, "  shard_count: %d\n", c.ShardCount)
+		}
+		if c.Lease != 0 {
+			fmt.Fprintf(&b, "  lease: %s\n", c.Lease)
 		}
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
