@@ -86,7 +86,7 @@ func New(opts Options) (*Client, error) {
 		auth:       auth,
 		warnings:   warnings,
 		transport:  t,
-		timeoutErr: fmt.Errorf("fetch: whole-request timeout of %v: %w", o.Timeout, context.DeadlineExceeded),
+		timeoutErr: fmt.Errorf("whole-request timeout of %v: %w", o.Timeout, context.DeadlineExceeded), // inside an *Error, which names the package
 	}, nil
 }
 
@@ -108,7 +108,7 @@ func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
 // as net/http's Client does when CheckRedirect fails.
 func (c *Client) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	if req == nil {
-		return nil, &Error{Phase: PhasePolicy, Err: errors.New("fetch: nil request")}
+		return nil, &Error{Phase: PhasePolicy, Err: errNilRequest}
 	}
 	u, err := parseURL(req.URL)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
-	"strings"
 )
 
 // Phases name the step of a fetch that failed; they are the values of [Error.Phase].
@@ -42,11 +41,26 @@ type Error struct {
 	Err   error  // the underlying error
 }
 
-// Error returns "fetch: <phase> <url>: <err>".
-// Error names the package once: a cause that is itself a fetch error (such as
-// ErrForbiddenAddress inside a *net.OpError) loses its own "fetch: ".
+// Error returns "fetch: <phase> <url>: <err>", naming the package once: when the cause
+// is one of the package's own errors (such as ErrForbiddenAddress inside a
+// *net.OpError), which names it already, "<phase> <url>: <err>".
 func (e *Error) Error() string {
-	return "fetch: " + e.Phase + " " + e.URL + ": " + strings.ReplaceAll(e.Err.Error(), "fetch: ", "")
+	if ours(e.Err) {
+		return e.Phase + " " + e.URL + ": " + e.Err.Error()
+	}
+	return "fetch: " + e.Phase + " " + e.URL + ": " + e.Err.Error()
+}
+
+// ours reports whether err carries one of the package's sentinels, whose text names
+// the package.
+func ours(err error) bool {
+	for _, s := range []error{ErrForbiddenAddress, ErrScheme, ErrTooManyRedirects, ErrRedirectLoop,
+		ErrDecodeLimit, ErrUnsupportedEncoding, ErrUserAgent, ErrProxy, errNilRequest} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Unwrap returns the underlying error.
@@ -84,3 +98,6 @@ func isCertError(err error) bool {
 	)
 	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &hn) || errors.As(err, &ci)
 }
+
+// errNilRequest is the cause of a Fetch given no request.
+var errNilRequest = errors.New("fetch: nil request")

@@ -82,6 +82,16 @@ type Main struct {
 // errUsage marks a bad command line: exit status 2.
 var errUsage = errors.New("usage error")
 
+// usagef is a mistake on the command line, said by format and args; it is errUsage.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string        { return e.msg }
+func (e *usageError) Is(target error) bool { return target == errUsage }
+
 // errFailed marks a run in which some scenario failed: exit status 1.
 var errFailed = errors.New("some scenarios failed")
 
@@ -134,7 +144,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errUsage
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
+		return nil, usagef("unexpected argument %q", fs.Arg(0))
 	}
 	o.scenarios = map[string]bool{}
 	for s := range strings.SplitSeq(*list, ",") {
@@ -147,24 +157,24 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			known = known || k == s
 		}
 		if !known {
-			return nil, fmt.Errorf("-scenario: unknown scenario %q (want polite, cpu, scale, resume or hostile): %w", s, errUsage)
+			return nil, usagef("-scenario: unknown scenario %q (want polite, cpu, scale, resume or hostile)", s)
 		}
 		o.scenarios[s] = true
 	}
 	if len(o.scenarios) == 0 {
-		return nil, fmt.Errorf("-scenario: no scenario named: %w", errUsage)
+		return nil, usagef("-scenario: no scenario named")
 	}
 	if o.profile && o.out == "" {
-		return nil, fmt.Errorf("-profile needs -out DIR to write the profiles to: %w", errUsage)
+		return nil, usagef("-profile needs -out DIR to write the profiles to")
 	}
 	if o.resumeDelay < 0 {
-		return nil, fmt.Errorf("-resume-delay must not be negative: %w", errUsage)
+		return nil, usagef("-resume-delay must not be negative")
 	}
 	if o.queued < 0 {
-		return nil, fmt.Errorf("-queued must not be negative: %w", errUsage)
+		return nil, usagef("-queued must not be negative")
 	}
 	if o.workers < 1 || o.workers > 10000 {
-		return nil, fmt.Errorf("-workers must be between 1 and 10000: %w", errUsage)
+		return nil, usagef("-workers must be between 1 and 10000")
 	}
 	for s := range strings.SplitSeq(*storage, ",") {
 		switch s = strings.TrimSpace(s); s {
@@ -172,7 +182,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		case "text", "text_records", "wet", "parquet":
 			o.storage = append(o.storage, s)
 		default:
-			return nil, fmt.Errorf("-storage: unknown option %q (want text, text_records, wet or parquet): %w", s, errUsage)
+			return nil, usagef("-storage: unknown option %q (want text, text_records, wet or parquet)", s)
 		}
 	}
 	o.size = fullSizes
@@ -184,10 +194,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		for v := range strings.SplitSeq(*scaleURLs, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n <= 0 {
-				return nil, fmt.Errorf("-scale-urls: %q is not a positive number: %w", v, errUsage)
+				return nil, usagef("-scale-urls: %q is not a positive number", v)
 			}
 			if k := len(o.size.scaleURLs); k > 0 && n <= o.size.scaleURLs[k-1] {
-				return nil, fmt.Errorf("-scale-urls: sizes must grow, %d does not: %w", n, errUsage)
+				return nil, usagef("-scale-urls: sizes must grow, %d does not", n)
 			}
 			o.size.scaleURLs = append(o.size.scaleURLs, n)
 		}
@@ -253,8 +263,8 @@ func (m *Main) Exit(err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		if msg := err.Error(); msg != errUsage.Error() {
-			fmt.Fprintln(m.Stderr, "crawlbench:", strings.TrimSuffix(msg, ": "+errUsage.Error()))
+		if err != errUsage {
+			fmt.Fprintln(m.Stderr, "crawlbench:", err)
 		}
 		return 2
 	default:
