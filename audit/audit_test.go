@@ -303,3 +303,21 @@ func TestSecondPrecision(t *testing.T) {
 		t.Errorf("unchecked %v, want gap and overlap named", rep.Unchecked)
 	}
 }
+
+// TestPerIP: two hosts on one IP address, each paced alone but not together, break
+// the rules per IP only when the crawl grouped hosts by IP (here the option).
+func TestPerIP(t *testing.T) {
+	dir := writeCrawl(t, baseline()) // a.test, b.test and c.test all on 127.0.0.1
+	if rep := auditDir(t, dir, Options{}); !rep.OK() || len(rep.IPs) != 1 || rep.IPs[0].MaxInFlight < 2 {
+		t.Fatalf("without PerIP: violations %v, IPs %+v; want none, and the IP's figures", rep.Violations, rep.IPs)
+	}
+	rep := auditDir(t, dir, Options{PerIP: true})
+	if rep.OK() {
+		t.Fatal("with PerIP: no violation, want the hosts' overlaps and gaps on 127.0.0.1")
+	}
+	for _, v := range rep.Violations {
+		if v.Scope != "ip" || v.IP != "127.0.0.1" || (v.Kind != KindGap && v.Kind != KindOverlap) {
+			t.Errorf("with PerIP: %s (scope %s), want gaps and overlaps of the IP only", v, v.Scope)
+		}
+	}
+}
