@@ -15,7 +15,7 @@ import (
 )
 
 // startNATS starts an embedded NATS server with JetStream storing in a temporary
-// directory (internal/clustertest runs Debian's nats-server as separate processes).
+// directory (crawltest/clustertest runs Debian's nats-server as separate processes).
 func startNATS(t *testing.T) string {
 	t.Helper()
 	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,

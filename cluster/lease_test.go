@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/politecrawl/crawl/internal/netcut"
+	"github.com/politecrawl/crawl/crawltest/netcut"
 )
 
 // cutOff starts a proxy to s that the test can cut, and returns it with its NATS URL.

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./internal/clustertest/cmd/clusterbench [-farm latency,cpu] [-procs 3] [-workers 8]
+//	go run ./crawltest/cmd/clusterbench [-farm latency,cpu] [-procs 3] [-workers 8]
 //
 // Farms:
 //
@@ -21,7 +21,7 @@
 // processes and nats-server over those pages: on a shared machine it moves less than
 // the rate does. Each run is audited (coverage 1, no politeness violation).
 // Processes run with the default cluster.report_every (2s) and the harness's other
-// settings (internal/clustertest.Config). It needs nats-server (Debian's package, or
+// settings (crawltest/clustertest.Config). It needs nats-server (Debian's package, or
 // POLITECRAWL_NATS_SERVER).
 package main
 
@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl/crawltest"
-	"github.com/politecrawl/crawl/internal/clustertest"
+	"github.com/politecrawl/crawl/crawltest/clustertest"
 )
 
 func main() {

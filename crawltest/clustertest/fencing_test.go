@@ -11,7 +11,7 @@ import (
 
 	"github.com/politecrawl/crawl/cluster"
 	"github.com/politecrawl/crawl/crawltest"
-	"github.com/politecrawl/crawl/internal/netcut"
+	"github.com/politecrawl/crawl/crawltest/netcut"
 )
 
 // fencingLease is cluster.lease in the fencing tests: another process may take a cut-off
