@@ -1,10 +1,12 @@
 package crawl
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 )
 
 // openLog sets up logging: JSON lines in DATA_DIR/crawl.log at the configured level, and
@@ -30,7 +32,29 @@ func (c *Crawler) openLog() (io.Closer, error) {
 	c.fileLog = slog.New(file)
 	c.log = slog.New(slog.NewMultiHandler(
 		file,
-		slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: stderrLevel}),
+		&countWarnings{Handler: slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: stderrLevel}), n: &c.counters.warnings},
 	))
 	return f, nil
+}
+
+// countWarnings counts the warnings and errors its handler writes (Summary.Warnings), so
+// that the summary says "the warnings above" only when there are some.
+type countWarnings struct {
+	slog.Handler
+	n *atomic.Int64
+}
+
+func (h *countWarnings) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn {
+		h.n.Add(1)
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *countWarnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &countWarnings{Handler: h.Handler.WithAttrs(attrs), n: h.n}
+}
+
+func (h *countWarnings) WithGroup(name string) slog.Handler {
+	return &countWarnings{Handler: h.Handler.WithGroup(name), n: h.n}
 }

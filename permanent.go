@@ -94,6 +94,7 @@ func (c *Crawler) reportPermanent(url string, err error) bool {
 	}
 	if c.OnPermanent != nil {
 		c.fileLog.Warn(pe.Error(), "cause", pe.Cause.String())
+		c.counters.warnings.Add(1) // the caller warns (Summary.Warnings)
 		c.OnPermanent(pe)
 		return true
 	}

@@ -18,6 +18,7 @@ type counters struct {
 	pages         atomic.Int64 // page and sitemap responses received
 	bytes         atomic.Int64 // body bytes received, as sent on the wire
 	errors        atomic.Int64 // fetches that got no response (network, TLS, DNS, policy), robots.txt included
+	warnings      atomic.Int64 // warnings and errors written to Stderr, or handed to OnPermanent
 	robotsBlocked atomic.Int64 // URLs not fetched because robots.txt disallows them
 	robotsFetched atomic.Int64 // robots.txt fetches
 	revisits      atomic.Int64 // pages archived as revisit records (payload stored before, or 304)
@@ -74,6 +75,7 @@ type Summary struct {
 	Queued        int64            `json:"queued"`         // URLs still queued when the run ended (parked ones excluded)
 	Staged        int64            `json:"staged"`         // links found and not yet sorted into the queues
 	Parked        int64            `json:"parked"`         // URLs set aside for this run (robots.txt unreachable)
+	Warnings      int64            `json:"warnings"`       // warnings and errors written to Stderr, or handed to OnPermanent
 	Duration      time.Duration    `json:"duration_ns"`    // how long Run ran
 	// FrontierWait is the time workers waited for the frontier's commit of a lease's
 	// Done (its outcome and links), summed over the leases done: a page's one wait,
@@ -117,8 +119,10 @@ func (s Summary) String() string {
 	switch {
 	case s.Failed:
 		state = "stopped by an error"
-	case s.NothingFetched():
+	case s.NothingFetched() && s.Warnings > 0:
 		state = "failed: no page fetched (the warnings above say why)"
+	case s.NothingFetched():
+		state = "failed: no page fetched (crawl.log says why: each failed fetch is logged there)"
 	case s.Complete && s.Parked > 0:
 		state = fmt.Sprintf("ended with %d URLs set aside (their hosts' robots.txt was unreachable: run again to try them)", s.Parked)
 	case s.Complete:
@@ -206,6 +210,7 @@ func (c *Crawler) summary(live *frontier.Stats) Summary {
 		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
 		Bytes:         c.counters.bytes.Load(),
 		Errors:        c.counters.errors.Load(),
+		Warnings:      c.counters.warnings.Load(),
 		RobotsBlocked: c.counters.robotsBlocked.Load(),
 		RobotsFetched: c.counters.robotsFetched.Load(),
 		Skipped:       copyCounts(&c.counters.mu, c.counters.skipped),

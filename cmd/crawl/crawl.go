@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -269,7 +270,10 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 		fmt.Fprintf(m.Stderr, "crawl: stopped at the page limit with %d URLs queued: run again with a larger -max-pages (scope.max_pages) to go on\n", sum.Queued)
 	}
 	if runErr == nil && sum.NothingFetched() {
-		return fmt.Errorf("no page fetched: %d fetches failed (see the warnings above)", sum.Errors)
+		if sum.Warnings > 0 {
+			return fmt.Errorf("no page fetched: %d fetches failed (see the warnings above)", sum.Errors)
+		}
+		return fmt.Errorf("no page fetched: %d fetches failed (see %s)", sum.Errors, filepath.Join(sum.DataDir, "crawl.log"))
 	}
 	return runErr
 }
