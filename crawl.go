@@ -106,6 +106,7 @@ type Crawler struct {
 	setAsideMu     sync.Mutex
 	setAside       map[string]bool // hosts set aside in this run (robots.txt unreachable)
 	refusedHosts   sync.Map        // authority → why its address is refused by policy (its robots.txt fetch said)
+	nearDups       nearDups        // SimHashes of the pages of each host (extract.skip_near_duplicates)
 	rulesMu        sync.Mutex
 	rulesFor       map[string]*robots.Robots // the robots.txt whose pacing rules the scheduler holds, by authority
 	groupFor       map[string]groupFacts     // what that robots.txt asks of our agent, by authority
@@ -172,7 +173,8 @@ func New(cfg config.Config) (*Crawler, error) {
 	if c.client, err = newClient(cfg); err != nil {
 		return nil, err
 	}
-	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
+	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes),
+		WithText: cfg.Storage.Text || cfg.Storage.TextRecords || cfg.Storage.WET || cfg.Extract.SkipNearDuplicates}
 	c.mem = newMemBudget(int64(cfg.Fetch.MaxBytesInFlight), func(n int64) int64 { return extract.HTMLMemory(n, htmlOpts) })
 	return c, nil
 }

@@ -52,11 +52,8 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
-	// Without text, no tree is built: the token scan finds the same links and
-	// metadata for about half the CPU, and the engine reads no anchor text.
-	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords || c.cfg.Storage.WET
-	doc, err := extract.HTML(base, resp.Header, resp.Body, extract.HTMLOptions{Agent: c.agent, WithText: withText, TokenScan: !withText,
-		MaxLinks: c.cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}) // c.mem.parseCost must use the same MaxHTMLBytes
+	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords || c.cfg.Storage.WET || c.cfg.Extract.SkipNearDuplicates
+	doc, err := readHTML(c.cfg, c.agent, base, resp.Header, resp.Body, withText)
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)
@@ -65,6 +62,9 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
 	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
 	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
+	if withText {
+		page.SimHash = doc.SimHash.String()
+	}
 	page.Truncated = page.Truncated || doc.Truncated
 	for reason, n := range doc.Skipped {
 		c.counters.skip("link-"+reason, int64(n))
@@ -79,6 +79,10 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	if doc.Robots.NoFollow {
 		c.counters.skip("nofollow-page", int64(len(doc.Links)))
+		return nil, outlinks
+	}
+	if c.cfg.Extract.SkipNearDuplicates && len(doc.Text) >= nearDupsMinText && c.nearDups.seen(base.Hostname(), doc.SimHash) {
+		c.counters.skip("near-duplicate", int64(len(doc.Links)))
 		return nil, outlinks
 	}
 	entries := make([]frontier.Entry, 0, len(doc.Links))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
 )
 
@@ -360,6 +361,28 @@ type Extract struct {
 	// metadata; links past them are dropped, counted as skipped ("link-truncated"), and
 	// the page is marked truncated in pages.jsonl.
 	MaxHTMLBytes ByteSize `yaml:"max_html_bytes"`
+	// TextFormat is the form of each page's main text (storage.text, text_records, wet):
+	// "plain", one line per paragraph, heading, list item and table row, or "markdown".
+	// Empty means "plain".
+	TextFormat string `yaml:"text_format"`
+	// SkipNearDuplicates follows no link of a page whose main text (500 bytes or more)
+	// is a near-duplicate (SimHash within 6 bits) of one of the last 256 pages fetched
+	// on the same host in this run: session-id and calendar variants end there. The
+	// page itself is archived. Text is then extracted from every HTML page. False:
+	// links of every page are followed.
+	SkipNearDuplicates bool `yaml:"skip_near_duplicates"`
+}
+
+// TextFormat returns the extract.TextFormat that an extract.text_format value names;
+// ok is false for an unknown name.
+func TextFormat(name string) (f extract.TextFormat, ok bool) {
+	switch name {
+	case "", "plain":
+		return extract.TextPlain, true
+	case "markdown":
+		return extract.TextMarkdown, true
+	}
+	return 0, false
 }
 
 // Storage sets what a crawl writes.
@@ -453,7 +476,7 @@ func Default() Config {
 		},
 		Frontier: Frontier{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap, LinkCache: DefaultLinkCache},
 		URL:      URL{StripParams: append([]string(nil), DefaultStripParams...)},
-		Extract:  Extract{MaxHTMLBytes: 2 << 20},
+		Extract:  Extract{MaxHTMLBytes: 2 << 20, TextFormat: "plain"},
 		Storage: Storage{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,

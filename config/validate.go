@@ -212,6 +212,9 @@ func (c *Config) Validate() error {
 	if c.Extract.MaxHTMLBytes <= 0 || c.Extract.MaxHTMLBytes > 1<<30 {
 		return bad("extract.max_html_bytes", c.Extract.MaxHTMLBytes, "must be positive and at most 1GiB")
 	}
+	if _, ok := TextFormat(c.Extract.TextFormat); !ok {
+		return bad("extract.text_format", c.Extract.TextFormat, `must be "plain" or "markdown"`)
+	}
 	if f.MaxAttempts < 1 || f.MaxAttempts > 100 {
 		return bad("fetch.max_attempts", f.MaxAttempts, "must be between 1 and 100")
 	}

@@ -13,8 +13,8 @@ import (
 
 // Page is one line of pages.jsonl: a fetched document, where its bytes are
 // archived and what extraction found in it. The JSON names are given beside
-// each field; every field is always present except text and content_signal,
-// which are left out when empty.
+// each field; every field is always present except text, simhash and
+// content_signal, which are left out when empty.
 type Page struct {
 	URL           string    // url: the URL fetched
 	FinalURL      string    // final_url: the URL the document came from (after redirects handled by the crawler); often URL
@@ -35,6 +35,7 @@ type Page struct {
 	Depth         int       // depth: links followed from a seed (seeds are 0)
 	FoundOn       string    // found_on: the URL of the page linking here; empty for seeds
 	Text          string    // text: the document's text, when the configuration asks for it
+	SimHash       string    // simhash: the 64-bit SimHash of the main text as 16 hex digits, when text is extracted (left out when empty)
 	Truncated     bool      // truncated: the body was cut at a size limit, or only its first part was parsed for links
 	// ContentSignal is the robots.txt Content-Signal that applies to the page, such as
 	// "ai-train" → "no" (content_signal: an object, left out when nil).
@@ -76,6 +77,7 @@ type pageJSON struct {
 	Depth         int    `json:"depth"`
 	FoundOn       string `json:"found_on"`
 	Text          string `json:"text,omitempty"`
+	SimHash       string `json:"simhash,omitempty"`
 	Truncated     bool   `json:"truncated,omitempty"`
 
 	ContentSignal map[string]string `json:"content_signal,omitempty"`
@@ -99,7 +101,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		PayloadDigest: p.PayloadDigest, WARCFile: p.WARCFile, WARCOffset: p.WARCOffset,
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
-		FoundOn: p.FoundOn, Text: p.Text, ContentSignal: p.ContentSignal,
+		FoundOn: p.FoundOn, Text: p.Text, SimHash: p.SimHash, ContentSignal: p.ContentSignal,
 		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut,
 	})
 }
@@ -129,7 +131,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Length: j.Length, FetchedAt: at, PayloadDigest: j.PayloadDigest, WARCFile: j.WARCFile,
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
-		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, ContentSignal: j.ContentSignal,
+		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, SimHash: j.SimHash, ContentSignal: j.ContentSignal,
 		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut,
 	}
 	return nil

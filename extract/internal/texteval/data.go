@@ -97,3 +97,27 @@ func readGzip(path string) ([]byte, error) {
 	}
 	return io.ReadAll(z)
 }
+
+// LoadReference reads the output of .ci/readability.js: one JSON object a line, {"file":
+// path, "text": text}, and returns the texts by file base name.
+func LoadReference(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	texts := make(map[string]string)
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var r struct {
+			File string `json:"file"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		texts[filepath.Base(r.File)] = r.Text
+	}
+	return texts, nil
+}

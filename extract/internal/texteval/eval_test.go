@@ -45,7 +45,8 @@ func TestTrafilaturaSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Snippets
+	ref := reference(t)
+	var s, r Snippets
 	for _, p := range pages {
 		text := ours(t, p)
 		dump(t, p.Name, text)
@@ -54,9 +55,30 @@ func TestTrafilaturaSet(t *testing.T) {
 			t.Logf("%s: tp %d fp %d fn %d", p.Name, c.TP, c.FP, c.FN)
 		}
 		s.Add(c)
+		if ref != nil {
+			r.Add(CountSnippets(p.With, p.Without, ref[p.Name]))
+		}
 	}
 	t.Logf("trafilatura set: %d pages, precision %.3f recall %.3f accuracy %.3f F1 %.3f (tp %d fp %d fn %d tn %d)",
 		len(pages), s.Precision(), s.Recall(), s.Accuracy(), s.F1(), s.TP, s.FP, s.FN, s.TN)
+	if ref != nil {
+		t.Logf("reference on the same pages: precision %.3f recall %.3f accuracy %.3f F1 %.3f (tp %d fp %d fn %d tn %d)",
+			r.Precision(), r.Recall(), r.Accuracy(), r.F1(), r.TP, r.FP, r.FN, r.TN)
+	}
+}
+
+// reference loads the texts of $POLITECRAWL_TEXTEVAL_REFERENCE, the output of
+// .ci/readability.js on the same pages; nil when it is not set.
+func reference(t *testing.T) map[string]string {
+	path := os.Getenv("POLITECRAWL_TEXTEVAL_REFERENCE")
+	if path == "" {
+		return nil
+	}
+	ref, err := LoadReference(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
 }
 
 // TestBenchmarkSet scores our text on the article extraction benchmark, in
@@ -70,7 +92,8 @@ func TestBenchmarkSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var counts []Counts
+	ref := reference(t)
+	var counts, refCounts []Counts
 	for _, p := range pages {
 		text := ours(t, p)
 		dump(t, p.Name, text)
@@ -79,7 +102,14 @@ func TestBenchmarkSet(t *testing.T) {
 		if testing.Verbose() {
 			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
 		}
+		if ref != nil {
+			refCounts = append(refCounts, Shingles(p.Truth, ref[p.Name]))
+		}
 	}
 	s := Mean(counts)
 	t.Logf("benchmark: %d pages, F1 %.3f precision %.3f recall %.3f", s.Pages, s.F1, s.Precision, s.Recall)
+	if ref != nil {
+		r := Mean(refCounts)
+		t.Logf("reference on the same pages: F1 %.3f precision %.3f recall %.3f", r.F1, r.Precision, r.Recall)
+	}
 }
