@@ -206,6 +206,13 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	c.started = c.now()
 	defer func() { c.ended = c.now() }()
 
+	metricsLn, err := c.listenMetrics()
+	if err != nil {
+		return err
+	}
+	if metricsLn != nil {
+		defer metricsLn.Close() // after serveMetrics' stop, or when the start fails
+	}
 	_, statErr := os.Stat(c.cfg.DataDir)
 	if err := os.MkdirAll(c.cfg.DataDir, 0o755); err != nil {
 		return fmt.Errorf("creating the data directory: %w", err)
@@ -288,11 +295,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 		return err
 	}
 
-	stopMetrics, err := c.serveMetrics()
-	if err != nil {
-		return err
-	}
-	defer stopMetrics()
+	defer c.serveMetrics(metricsLn)()
 	c.began.Store(true)
 	// The final figures stay in the status file when the crawl (and its metrics
 	// server) is gone.

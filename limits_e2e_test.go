@@ -1,12 +1,17 @@
 package crawl_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
@@ -108,5 +113,33 @@ func TestCrawlRefusedHostIsPolicy(t *testing.T) {
 	}
 	if n := len(farm.Requests()); n != 0 {
 		t.Errorf("the farm saw %d requests, want none", n)
+	}
+}
+
+// A crawl whose metrics port is taken fails before it creates its data directory, so a
+// failed start leaves nothing to clean up or mistake for a crawl (issue 28, item 8).
+func TestCrawlMetricsPortTakenLeavesNoDataDir(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	farm := startFarm(t, []crawltest.Site{{Host: "m.test", Pages: map[string]*crawltest.Page{"/": {}}}})
+	dir := filepath.Join(t.TempDir(), "never")
+	cfg := testConfig(farm, dir)
+	cfg.MetricsAddr = ln.Addr().String()
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "metrics_addr") {
+		t.Errorf("Run: %v, want the metrics address refused", err)
+	}
+	if _, serr := os.Stat(dir); !errors.Is(serr, os.ErrNotExist) {
+		t.Errorf("the data directory exists after the failed start: %v", serr)
+	}
+	if c.Summary().Started {
+		t.Error("Summary().Started after a failed start")
 	}
 }

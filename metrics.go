@@ -12,11 +12,25 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// serveMetrics serves Prometheus metrics on metrics_addr, when set, until the returned
-// function is called.
-func (c *Crawler) serveMetrics() (stop func(), err error) {
+// listenMetrics opens the listener of metrics_addr, when set: Run does it first, so a
+// crawl that cannot serve its metrics (the port is taken) fails before it creates or
+// writes anything in its data directory.
+func (c *Crawler) listenMetrics() (net.Listener, error) {
 	if c.cfg.MetricsAddr == "" {
-		return func() {}, nil
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", c.cfg.MetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics_addr: %w", err)
+	}
+	return ln, nil
+}
+
+// serveMetrics serves Prometheus metrics on ln (from listenMetrics; nil when
+// metrics_addr is not set) until the returned function is called.
+func (c *Crawler) serveMetrics(ln net.Listener) (stop func()) {
+	if ln == nil {
+		return func() {}
 	}
 	reg := prometheus.NewRegistry()
 	gauge := func(name, help string, f func() float64) {
@@ -38,10 +52,6 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 	gauge("queued", "URLs waiting in the frontier.", func() float64 { return float64(c.front.Stats().Queued) })
 	gauge("staged", "Links found and not yet sorted into the frontier's queues (frontier.link_batch).", func() float64 { return float64(c.front.Stats().Staged) })
 
-	ln, err := net.Listen("tcp", c.cfg.MetricsAddr)
-	if err != nil {
-		return nil, fmt.Errorf("metrics_addr: %w", err)
-	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -59,5 +69,5 @@ func (c *Crawler) serveMetrics() (stop func(), err error) {
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 		<-done
-	}, nil
+	}
 }
