@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/politecrawl/crawl"
 )
 
 // With storage.wet and storage.parquet a crawl writes beside each WARC file its WET
@@ -92,5 +94,51 @@ func TestCrawlWETAndParquet(t *testing.T) {
 	}
 	if rows == 0 || rows != lines {
 		t.Errorf("%d Parquet rows in %d files, want one per CDXJ line (%d)", rows, len(files), lines)
+	}
+}
+
+// crawl.RebuildWET writes from the WARC files alone the WET files a crawl wrote.
+func TestRebuildWET(t *testing.T) {
+	farm := startFarm(t, farmSites())
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	cfg.Storage.WET = true
+	runCrawl(t, cfg)
+	warcDir := filepath.Join(dir, "warc")
+	read := func() string {
+		wets, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.wet.gz"))
+		var all strings.Builder
+		for _, f := range wets {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The warcinfo record is written anew: keep the conversion records.
+			_, conv, _ := strings.Cut(string(text), "WARC-Type: conversion")
+			all.WriteString(regexp.MustCompile(`WARC-Record-ID: \S+\r\n`).ReplaceAllString(conv, ""))
+		}
+		return all.String()
+	}
+	want := read()
+	if strings.Count(want, "WARC-Target-URI") < 5 {
+		t.Fatalf("the crawl wrote few conversion records:\n%s", want)
+	}
+	wets, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.wet.gz"))
+	for _, f := range wets {
+		os.Remove(f)
+	}
+	if err := crawl.RebuildWET(cfg, warcDir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got != want {
+		t.Errorf("rebuilt WET records differ:\n got: %.2000s\nwant: %.2000s", got, want)
 	}
 }

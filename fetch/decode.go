@@ -188,3 +188,14 @@ func (d decoder) readLimited(r io.Reader, coding string, limit int64, inLen int)
 	}
 	return buf, nil
 }
+
+// DecodeBody removes the content codings listed in Content-Encoding header values
+// from a body as received (an archived one, say), as a fetch does: at most maxDecoded
+// bytes (0: DefaultMaxDecodedSize) and DefaultMaxRatio times the received size, beyond
+// which it stops with ErrDecodeLimit. With no coding the result is raw itself.
+func DecodeBody(raw []byte, contentEncoding []string, maxDecoded int64) ([]byte, error) {
+	if maxDecoded <= 0 {
+		maxDecoded = DefaultMaxDecodedSize
+	}
+	return decodeBody(raw, contentEncoding, maxDecoded, DefaultMaxRatio)
+}

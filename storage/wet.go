@@ -64,6 +64,13 @@ func appendWETRecord(buf *bytes.Buffer, level int, uri, date, refersTo string, c
 // wetInfo returns the gzip member of the warcinfo record opening WET file name,
 // which holds the text of WARC file warcName.
 func (w *WARCWriter) wetInfo(name, warcName string, now time.Time) []byte {
+	return wetInfoMember(w.opts.Software, w.opts.Hostname, w.opts.Operator, name, warcName, now, w.opts.GzipLevel)
+}
+
+// wetInfoMember returns the gzip member of the warcinfo record opening WET file
+// name, which holds the text of WARC file warcName, written by software on hostname
+// for operator (each left out when empty).
+func wetInfoMember(software, hostname, operator, name, warcName string, now time.Time, level int) []byte {
 	var block bytes.Buffer
 	add := func(k, v string) {
 		block.WriteString(k)
@@ -71,15 +78,15 @@ func (w *WARCWriter) wetInfo(name, warcName string, now time.Time) []byte {
 		block.WriteString(cleanValue(v))
 		block.WriteString("\r\n")
 	}
-	add("software", w.opts.Software)
+	add("software", software)
 	add("format", "WARC File Format 1.1")
 	add("description", "main text of the HTML pages of "+warcName)
 	add("extracted-date", warcDate(now))
-	if w.opts.Hostname != "" {
-		add("hostname", w.opts.Hostname)
+	if hostname != "" {
+		add("hostname", hostname)
 	}
-	if w.opts.Operator != "" {
-		add("operator", w.opts.Operator)
+	if operator != "" {
+		add("operator", operator)
 	}
 	head := appendHead(nil, []field{
 		{"WARC-Type", "warcinfo"},
@@ -90,7 +97,7 @@ func (w *WARCWriter) wetInfo(name, warcName string, now time.Time) []byte {
 		{"Content-Type", "application/warc-fields"},
 	}, block.Len())
 	var out bytes.Buffer
-	appendMember(&out, w.opts.GzipLevel, head, block.Bytes()) // writes to memory: cannot fail
+	appendMember(&out, level, head, block.Bytes()) // writes to memory: cannot fail
 	return out.Bytes()
 }
 

@@ -76,18 +76,19 @@ func TestIndexCommand(t *testing.T) {
 	}
 }
 
-// TestIndexCommandParquet: crawl index rewrites the Parquet index a crawl keeps,
-// file for file, under the crawl name it holds.
+// TestIndexCommandParquet: crawl index rewrites the WET files and the Parquet index a
+// crawl keeps, file for file, the index under the crawl name it holds.
 func TestIndexCommandParquet(t *testing.T) {
 	data := t.TempDir()
 	index := filepath.Join(data, "cc-index")
-	w, err := storage.OpenWARC(storage.WARCOptions{Dir: filepath.Join(data, "warc"), NoSync: true, Parquet: index, CrawlName: "TEST-1"})
+	w, err := storage.OpenWARC(storage.WARCOptions{Dir: filepath.Join(data, "warc"), NoSync: true, Parquet: index, CrawlName: "TEST-1", WET: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
 		body := fmt.Sprintf("<p>%d</p>", i)
 		_, err := w.WriteExchange(context.Background(), &storage.Exchange{
+			Conversion:     &storage.Conversion{Text: fmt.Sprint(i)},
 			TargetURI:      fmt.Sprintf("http://a.example/p%d", i),
 			Request:        []byte("GET /p HTTP/1.1\r\nHost: a.example\r\n\r\n"),
 			ResponseHeader: []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))),
@@ -109,7 +110,7 @@ func TestIndexCommandParquet(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if !strings.Contains(out, "Parquet index of crawl TEST-1: 3 rows") {
+	if !strings.Contains(out, "Parquet index of crawl TEST-1: 3 rows") || !strings.Contains(out, "wrote the WET files: 3 conversion records") {
 		t.Errorf("output %q", out)
 	}
 	if _, err := os.Stat(files[0]); err != nil {
