@@ -1,11 +1,16 @@
 package crawl_test
 
 import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/politecrawl/crawl/audit"
 	"github.com/politecrawl/crawl/crawltest"
+	"github.com/politecrawl/crawl/storage"
 )
 
 // busySites are hosts that answer 503 and 429 for a while: with a Retry-After in
@@ -69,4 +74,69 @@ func TestAuditFarmCrawl(t *testing.T) {
 	}
 	t.Logf("audit: %d records, %d exchanges, %d hosts; server: %d requests, smallest gap ratio %.2f",
 		rep.Records, rep.Exchanges, len(rep.Hosts), server.Requests, server.SmallestGapRatio)
+
+	// The evidence in the records: every exchange's metadata record names its response's
+	// end and the delay in force with its source.
+	delays := timings(t, dir)
+	for uri, want := range map[string]string{
+		"http://shop.test/item/1":     "crawl-delay 60",
+		"http://busy.test/robots.txt": "min-delay 20",
+		"http://news.test/robots.txt": "min-delay 20",
+	} {
+		if got := delays[uri]; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: metadata says %q, want %q", uri, got, want)
+		}
+	}
+	// The 503's Retry-After of 1 s, then the 200's min delay. (The backoff after /again's
+	// 503s, 7.5 to 10 ms here, stays below the 20 ms min delay.)
+	if got := delays["http://busy.test/later"]; !strings.HasPrefix(got, "retry-after 1000; min-delay 20") {
+		t.Errorf("http://busy.test/later: metadata says %q, want the 503's Retry-After then the min delay", got)
+	}
+}
+
+// timings reads the WARC files of the crawl in dir and returns, for each URI, the
+// "source delay-ms" of its metadata records, in order, separated by "; ".
+func timings(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"))
+	out := map[string]string{}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = storage.ReadRecords(f, func(r *storage.Record) error {
+			if r.Get("WARC-Type") != "metadata" {
+				return nil
+			}
+			var source, delay string
+			end := false
+			sc := bufio.NewScanner(r.Block)
+			for sc.Scan() {
+				k, v, _ := strings.Cut(sc.Text(), ": ")
+				switch k {
+				case storage.FieldDelaySource:
+					source = v
+				case storage.FieldDelay:
+					delay = v
+				case storage.FieldResponseEnd:
+					end = strings.HasSuffix(v, "Z") && len(v) == len("2006-01-02T15:04:05.000Z")
+				}
+			}
+			uri := r.Get("WARC-Target-URI")
+			if !end {
+				t.Errorf("%s: metadata record without a response-end to the millisecond", uri)
+			}
+			if out[uri] != "" {
+				out[uri] += "; "
+			}
+			out[uri] += source + " " + delay
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
