@@ -236,7 +236,7 @@ func (c *Crawler) consume(ctx context.Context) {
 func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
 	entries := make([]frontier.Entry, 0, len(links))
 	for _, l := range links {
-		if l.Kind == kindPage {
+		if _, _, req := requisiteOf(l.Kind); l.Kind == kindPage || req && !c.reqPolicy.otherHosts {
 			if reason := c.scope.Check(l.URL, l.Depth); reason != extract.ReasonNone {
 				c.counters.skip(string(reason), 1)
 				c.log.Debug("handed-off link not followed", "url", l.URL, "reason", string(reason), "found_on", l.FoundOn)
@@ -249,6 +249,25 @@ func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
 	// When the engine stages the links it finds (frontier.link_batch), handed-off
 	// links go the same cheap way: nobody needs an answer per link, and a fold sorts
 	// them into the queues with the others. Durable either way before the ack.
+	// Requisites are added at once, never staged: they are due right after the page
+	// that needs them.
+	var reqs []frontier.Entry
+	if c.cfg.Frontier.LinkBatch > 0 {
+		pages := entries[:0]
+		for _, e := range entries {
+			if _, _, req := requisiteOf(e.Kind); req {
+				reqs = append(reqs, e)
+			} else {
+				pages = append(pages, e)
+			}
+		}
+		entries = pages
+	}
+	if len(reqs) > 0 {
+		if _, err := c.front.Add(ctx, reqs...); err != nil {
+			return fmtErr("adding handed-off requisites", err)
+		}
+	}
 	if c.cfg.Frontier.LinkBatch > 0 {
 		if _, err := c.front.Stage(ctx, entries...); err != nil {
 			return fmtErr("staging handed-off links", err)

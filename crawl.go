@@ -68,6 +68,8 @@ type Crawler struct {
 	client *fetch.Client
 	mem    *memBudget // body bytes in memory across workers
 	links  *linkCache // links handed to the frontier lately (process.go)
+	// reqPolicy is what the requisites section lets in (requisites.go).
+	reqPolicy requisitePolicy
 	// refetch decides when a finished page is due again (recrawl.interval).
 	refetch recrawl.Policy
 	// politeness paces each host: when it may be fetched next.
@@ -130,6 +132,7 @@ func New(cfg config.Config) (*Crawler, error) {
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
 	c.links = newLinkCache(cfg.Frontier.LinkCache)
+	c.reqPolicy = newRequisitePolicy(cfg.Requisites)
 	c.refetch = recrawl.NewPolicy(recrawl.Options{
 		Interval:    time.Duration(cfg.Recrawl.Interval),
 		Adaptive:    cfg.Recrawl.Mode == config.RecrawlAdaptive,

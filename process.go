@@ -164,7 +164,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		return c.fetchFailed(ctx, l, ferr, next)
 	}
 	defer resp.Release()
-	c.countResponse(resp)
+	c.countResponse(l, resp)
 	var verdict optout.Verdict
 	if c.optOutsOn() {
 		// A signal only the response gives (a header, a meta element) drops it unstored.
@@ -196,7 +196,14 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		outlinks []string
 		skips    []*storage.Skip // written to skipped.jsonl before the lease is done
 	)
+	reqKind, _, isReq := requisiteOf(l.Kind)
+	if isReq {
+		page.Requisite = reqKind.String()
+	}
 	switch {
+	case resp.Status >= 300 && resp.Status < 400 && resp.Location != "" && isReq:
+		out.Requisites = c.requisiteRedirect(l, resp.Location, &skips)
+		outlinks = []string{resp.Location}
 	case resp.Status >= 300 && resp.Status < 400 && resp.Location != "":
 		out.Links = c.redirect(l, resp.Location, &skips)
 		outlinks = []string{resp.Location}
@@ -219,12 +226,16 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 				return nil // stopping: the lease is requeued at the next Open
 			}
 			out.Links, outlinks = c.pageLinks(l, resp, &page, &skips)
+			out.Requisites = c.requisites(l, resp, &skips)
 			parsed()
 		}
 	}
 	page.Links = len(outlinks)
 
 	ex := exchange(resp, "page")
+	if isReq {
+		ex.Kind = "requisite"
+	}
 	ex.Metadata = &storage.Metadata{
 		TargetURI: l.URL,
 		Date:      resp.Start,
@@ -304,6 +315,13 @@ func (c *Crawler) firstSetAside(host string) bool {
 // and then it is fetched whole (with dedup_from, see dedupRequest).
 func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *lastFetch, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
+	if _, _, ok := requisiteOf(l.Kind); ok {
+		// A requisite has its own size limit (an image or a font may be larger than a
+		// page) and is fetched whole: a conditional GET is for pages recrawled.
+		req.MaxBodySize = int64(c.cfg.Requisites.MaxBodySize)
+		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), 2*int64(c.cfg.Requisites.MaxBodySize))
+		return req, nil, nil
+	}
 	switch {
 	case l.Kind == kindSitemap:
 		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
@@ -338,6 +356,9 @@ func (c *Crawler) done(ctx context.Context, l *frontier.Lease, o frontier.Outcom
 	// before the lease is done; stopping first leaves the lease to the next start.
 	var err error
 	if o.Links, err = c.handOff(ctx, o.Links); err != nil {
+		return nil
+	}
+	if o.Requisites, err = c.handOff(ctx, o.Requisites); err != nil {
 		return nil
 	}
 	c.refetchUnfinished(&o)
@@ -389,9 +410,13 @@ func (c *Crawler) fetchFailed(ctx context.Context, l *frontier.Lease, err error,
 	return c.endLease(ctx, l, s, out)
 }
 
-func (c *Crawler) countResponse(resp *fetch.Response) {
+func (c *Crawler) countResponse(l *frontier.Lease, resp *fetch.Response) {
 	c.counters.fetched.Add(1)
-	c.counters.pages.Add(1)
+	if _, _, ok := requisiteOf(l.Kind); ok {
+		c.counters.requisites.Add(1)
+	} else {
+		c.counters.pages.Add(1)
+	}
 	c.counters.bytes.Add(int64(len(resp.RawBody)))
 	c.counters.statusClass(resp.Status)
 }

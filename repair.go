@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/politecrawl/crawl/extract"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/storage"
 )
@@ -95,11 +96,16 @@ func (c *Crawler) reportRepairs() error {
 	return nil
 }
 
-// lostEntry is the frontier entry that fetches a lost page again. pages.jsonl does not
-// say what kind of document it was: a URL found on a robots.txt is a sitemap, as
+// lostEntry is the frontier entry that fetches a lost page again. pages.jsonl says
+// whether it was a page requisite (of hop 1: the line keeps no hop count), but not
+// whether it was a sitemap: a URL found on a robots.txt is a sitemap, as
 // queueSitemaps queues them.
 func lostEntry(pg *storage.Page) frontier.Entry {
 	e := frontier.Entry{URL: pg.URL, Depth: pg.Depth, FoundOn: pg.FoundOn, Kind: kindPage, Priority: priorityLink}
+	if k, err := extract.ParseKind(pg.Requisite); pg.Requisite != "" && err == nil {
+		e.Kind, e.Priority = requisiteEntryKind(k, 1), priorityRequisite
+		return e
+	}
 	switch u, err := url.Parse(pg.FoundOn); {
 	case pg.FoundOn == "":
 		e.Priority = prioritySeed

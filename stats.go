@@ -16,6 +16,7 @@ import (
 type counters struct {
 	fetched       atomic.Int64 // responses received (pages, robots.txt and sitemaps)
 	pages         atomic.Int64 // page and sitemap responses received
+	requisites    atomic.Int64 // page requisite responses received (stylesheets, images, ...)
 	bytes         atomic.Int64 // body bytes received, as sent on the wire
 	errors        atomic.Int64 // fetches that got no response (network, TLS, DNS, policy), robots.txt included
 	warnings      atomic.Int64 // warnings and errors written to Stderr, or handed to OnPermanent
@@ -66,6 +67,7 @@ func (c *counters) skip(reason string, n int64) {
 type Summary struct {
 	Pages         int64            `json:"pages"`          // page and sitemap responses received in this run
 	Revisits      int64            `json:"revisits"`       // of Pages, those archived as revisit records: a payload stored before (dedup), or a 304
+	Requisites    int64            `json:"requisites"`     // page requisite responses received in this run (stylesheets, images, fonts, ...)
 	ByStatus      map[string]int64 `json:"by_status"`      // responses by status class ("2xx", "3xx", ...)
 	Bytes         int64            `json:"bytes"`          // body bytes received
 	Errors        int64            `json:"errors"`         // fetches (robots.txt included) that got no response: network, TLS, DNS, refused address
@@ -138,6 +140,9 @@ func (s Summary) String() string {
 	}
 	fmt.Fprintf(&b, "crawl %s: %d pages in %s (%.1f pages/s), %s received\n",
 		state, s.Pages, s.Duration.Round(time.Millisecond), rate, FormatBytes(s.Bytes))
+	if s.Requisites > 0 {
+		fmt.Fprintf(&b, "  requisites: %d fetched (stylesheets, images, fonts, scripts, frames the pages need)\n", s.Requisites)
+	}
 	fmt.Fprintf(&b, "  status:  %s\n", formatCounts(s.ByStatus))
 	if s.Revisits > 0 {
 		fmt.Fprintf(&b, "  revisits: %d of the pages archived as revisit records (unchanged since a capture already stored)\n", s.Revisits)
@@ -207,6 +212,7 @@ func (c *Crawler) summary(live *frontier.Stats) Summary {
 	s := Summary{
 		Pages:         c.counters.pages.Load(),
 		Revisits:      c.counters.revisits.Load(),
+		Requisites:    c.counters.requisites.Load(),
 		ByStatus:      copyCounts(&c.counters.mu, c.counters.status),
 		Bytes:         c.counters.bytes.Load(),
 		Errors:        c.counters.errors.Load(),

@@ -36,6 +36,7 @@ type Config struct {
 	Sitemaps   Sitemaps   `yaml:"sitemaps"`
 	URL        URL        `yaml:"url"`
 	Extract    Extract    `yaml:"extract"`
+	Requisites Requisites `yaml:"requisites"`
 	Storage    Storage    `yaml:"storage"`
 	Recrawl    Recrawl    `yaml:"recrawl"`
 	Frontier   Frontier   `yaml:"frontier"`
@@ -60,6 +61,36 @@ type Config struct {
 	// lines maps key paths to their line in the file Parse read, for errors.
 	lines map[string]int
 }
+
+// Requisites fetches what a browser needs to show each page (its stylesheets and
+// what they import, images, fonts, scripts, frames, icons), so that the archive
+// replays as the site looked. Requisites are not links: they never add pages to the
+// crawl nor raise a page's depth, and each is fetched once per crawl, through its
+// own host's robots.txt and pacing, right after the page that needs it.
+type Requisites struct {
+	// Enabled fetches requisites; false makes a links-only crawl (search indexes,
+	// corpora). Default true.
+	Enabled bool `yaml:"enabled"`
+	// MaxHops is how many requisite steps lead from a page: 1 takes what the page
+	// names (its stylesheet), 2 also what those name (the stylesheet's fonts and
+	// images, a frame's images). Default 2, as Heritrix; between 1 and 7.
+	MaxHops int `yaml:"max_hops"`
+	// Kinds are the kinds fetched: stylesheet, script, image, font, icon, frame,
+	// object, audio, video, manifest and other (a preload of no known kind). Default
+	// all but audio and video (large, and not needed to show a page) and manifest.
+	Kinds []string `yaml:"kinds"`
+	// OtherHosts fetches requisites on other hosts than the page's, whatever
+	// scope.mode says (CDNs, font hosts), each through its own robots.txt and
+	// pacing. Default true.
+	OtherHosts bool `yaml:"other_hosts"`
+	// MaxBodySize is the largest requisite received, in bytes (as
+	// fetch.max_body_size for pages); a larger one is cut and marked truncated.
+	// Default 16MiB.
+	MaxBodySize ByteSize `yaml:"max_body_size"`
+}
+
+// DefaultRequisiteKinds are the requisite kinds fetched by default.
+var DefaultRequisiteKinds = []string{"stylesheet", "script", "image", "font", "icon", "frame", "object", "other"}
 
 // Recrawl fetches finished pages again on a schedule, so that a crawl stays
 // fresh. The zero value is off: a crawl ends once nothing is queued.
@@ -477,6 +508,13 @@ func Default() Config {
 		Frontier: Frontier{LinkBatch: DefaultLinkBatch, ResidentMap: DefaultResidentMap, LinkCache: DefaultLinkCache},
 		URL:      URL{StripParams: append([]string(nil), DefaultStripParams...)},
 		Extract:  Extract{MaxHTMLBytes: 2 << 20, TextFormat: "plain"},
+		Requisites: Requisites{
+			Enabled:     true,
+			MaxHops:     2,
+			Kinds:       append([]string(nil), DefaultRequisiteKinds...),
+			OtherHosts:  true,
+			MaxBodySize: 16 << 20,
+		},
 		Storage: Storage{
 			WARCPrefix:    "crawl",
 			WARCMaxSize:   1 << 30,

@@ -32,6 +32,34 @@ func (f *Frontier) validate(bad func(field string, value any, format string, arg
 	return nil
 }
 
+// validate checks the requisites section; bad builds the error.
+func (r *Requisites) validate(bad func(field string, value any, format string, args ...any) error) error {
+	if !r.Enabled {
+		return nil
+	}
+	if r.MaxHops < 1 || r.MaxHops > 7 {
+		return bad("requisites.max_hops", r.MaxHops, "must be between 1 and 7")
+	}
+	for i, k := range r.Kinds {
+		if _, err := extract.ParseKind(k); err != nil {
+			return bad(fmt.Sprintf("requisites.kinds[%d]", i), k, "must be one of %s", strings.Join(kindNames(), ", "))
+		}
+	}
+	if r.MaxBodySize <= 0 {
+		return bad("requisites.max_body_size", r.MaxBodySize, "must be positive")
+	}
+	return nil
+}
+
+// kindNames returns the names of the requisite kinds.
+func kindNames() []string {
+	var names []string
+	for _, k := range extract.Kinds() {
+		names = append(names, k.String())
+	}
+	return names
+}
+
 // validate checks the recrawl section; bad builds the error.
 func (r *Recrawl) validate(bad func(field string, value any, format string, args ...any) error) error {
 	if r.Interval < 0 || r.Interval != 0 && r.Interval < Duration(time.Second) {
@@ -241,6 +269,9 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if err := c.Frontier.validate(bad); err != nil {
+		return err
+	}
+	if err := c.Requisites.validate(bad); err != nil {
 		return err
 	}
 	if r.MaxAge <= 0 || r.MaxAge > Duration(24*time.Hour) {

@@ -76,8 +76,14 @@ type Outcome struct {
 	RetryAt time.Time
 	// HostReady is when the host may be leased again; zero means now.
 	HostReady time.Time
-	// Links are queued in the same transaction, as by Add.
+	// Links are queued in the same transaction, as by Add (or staged, with
+	// Options.LinkBatch).
 	Links []Entry
+	// Requisites are queued in the same transaction, as by Add, and never staged:
+	// what the page needs to be shown (its stylesheets, images, fonts), due at once,
+	// which a high Entry.Priority puts at the head of their hosts' queues, so that a
+	// crawl cut short holds whole pages. Their duplicates are found at once too.
+	Requisites []Entry
 	// Error counts the outcome as a consecutive error of the host; a Finished outcome
 	// without Error resets the count.
 	Error bool
@@ -297,10 +303,14 @@ func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
 	l.done = true
 	f.mu.Unlock()
 	links := f.prepare(o.Links)
+	var reqs []prepared
+	if len(o.Requisites) > 0 {
+		reqs = f.prepare(o.Requisites)
+	}
 	now := f.now()
 	err := f.do(ctx, &op{
 		sync:  true,
-		apply: func(b *batch) error { return b.done(l, &o, links, now) },
+		apply: func(b *batch) error { return b.done(l, &o, links, reqs, now) },
 		merge: func() {
 			h := l.h
 			h.removeLease(l)
@@ -326,7 +336,7 @@ func (f *Frontier) stopping() bool {
 }
 
 // done applies a lease's outcome in the batch.
-func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) error {
+func (b *batch) done(l *Lease, o *Outcome, links, reqs []prepared, now time.Time) error {
 	ht := b.hostTx(l.Host, false)
 	if ht == nil {
 		return fmt.Errorf("frontier: lease of unknown host %s", l.Host)
@@ -396,6 +406,11 @@ func (b *batch) done(l *Lease, o *Outcome, links []prepared, now time.Time) erro
 			continue
 		}
 		if _, err := b.add(p); err != nil {
+			return err
+		}
+	}
+	for i := range reqs {
+		if _, err := b.add(&reqs[i]); err != nil {
 			return err
 		}
 	}

@@ -50,6 +50,11 @@ type Page struct {
 	// OptOut is the page's verdict under the opt-outs beyond robots.txt (TDMRep, noai,
 	// Content-Usage), as optout.Verdict words it (opt_out; left out when empty).
 	OptOut string
+	// Requisite, for a page requisite (a stylesheet, an image, a font, a frame
+	// fetched because a page needs it), is its kind, such as "stylesheet" or
+	// "image" (requisite; left out for a page). Such a line is no page of its own:
+	// FoundOn is the page or stylesheet that needs it.
+	Requisite string
 
 	// carried says that the line is carried in the WARC, in the page's metadata
 	// record (WARCWriter.Append with Exchange.Page).
@@ -84,6 +89,7 @@ type pageJSON struct {
 	Changed       *bool             `json:"changed,omitempty"`
 	PreviousFetch string            `json:"previous_fetch,omitempty"`
 	OptOut        string            `json:"opt_out,omitempty"`
+	Requisite     string            `json:"requisite,omitempty"`
 }
 
 // fetchedAtLayout is RFC 3339 with milliseconds.
@@ -102,7 +108,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		WARCLength: p.WARCLength, Title: p.Title, Lang: p.Lang, Canonical: p.Canonical,
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, SimHash: p.SimHash, ContentSignal: p.ContentSignal,
-		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut,
+		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut, Requisite: p.Requisite,
 	})
 }
 
@@ -132,7 +138,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		WARCOffset: j.WARCOffset, WARCLength: j.WARCLength, Title: j.Title, Lang: j.Lang,
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, SimHash: j.SimHash, ContentSignal: j.ContentSignal,
-		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut,
+		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut, Requisite: j.Requisite,
 	}
 	return nil
 }

@@ -417,7 +417,8 @@ type waczPage struct {
 
 // waczPages writes the WACZ pages file made of the pages file at path: a
 // header line, then one line per HTML page with status 2xx whose record lies
-// within the whole part of its WARC file. It returns the first page (the
+// within the whole part of its WARC file; page requisites (a frame's document)
+// are not pages of their own. It returns the first page (the
 // collection's main page), or nil when there is none.
 func waczPages(w io.Writer, path string, whole map[string]int64, count *int) (*waczPage, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -441,7 +442,7 @@ func waczPages(w io.Writer, path string, whole map[string]int64, count *int) (*w
 			continue // a torn line a crash left
 		}
 		end, ok := whole[pg.WARCFile]
-		if !ok || pg.WARCOffset+pg.WARCLength > end || pg.Status < 200 || pg.Status > 299 || !htmlType(pg.ContentType) {
+		if !ok || pg.WARCOffset+pg.WARCLength > end || pg.Status < 200 || pg.Status > 299 || !htmlType(pg.ContentType) || pg.Requisite != "" {
 			continue
 		}
 		u := pg.FinalURL

@@ -121,8 +121,9 @@ type Exchange struct {
 	// Truncated says that Body was cut at the fetch's byte limit; the record
 	// then carries WARC-Truncated: length and is never deduplicated.
 	Truncated bool
-	// Kind says what was fetched: "page" (also when empty), "robots" or
-	// "sitemap". It is counted in Stats.
+	// Kind says what was fetched: "page" (also when empty), "robots",
+	// "sitemap" or "requisite" (what a page needs to be shown). It is counted in
+	// Stats.
 	Kind string
 	// Metadata, when not nil, is archived as a metadata record right after the
 	// response (or revisit) record, in the same write and fsync, which costs
@@ -179,6 +180,7 @@ type Stats struct {
 	WETRecords  int64  // conversion records in WET files (Exchange.Conversion)
 	Robots      int64  // exchanges of Kind "robots"
 	Sitemaps    int64  // exchanges of Kind "sitemap"
+	Requisites  int64  // exchanges of Kind "requisite"
 	Bytes       int64  // compressed bytes written, warcinfo records included
 	Syncs       uint64 // fsyncs of group commit
 	// Waits counts the writes that waited for the WARC's group commit
@@ -490,7 +492,7 @@ func (ex *Exchange) validate() error {
 		}
 	}
 	switch ex.Kind {
-	case "", "page", "robots", "sitemap", "tdmrep":
+	case "", "page", "robots", "sitemap", "tdmrep", "requisite":
 	default:
 		return fmt.Errorf("storage: %w: exchange kind %q", ErrInvalid, ex.Kind)
 	}
@@ -748,6 +750,8 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 			s.Robots++
 		case "sitemap":
 			s.Sitemaps++
+		case "requisite":
+			s.Requisites++
 		}
 		if ex.Metadata != nil {
 			s.Metadata++

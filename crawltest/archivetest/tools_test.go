@@ -87,6 +87,18 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	defer farm.Close()
+	return dir, runFarmCrawl(dir, farm, func(cfg *config.Config) {
+		cfg.Storage.Text = true
+		cfg.Storage.TextRecords = true
+		cfg.Storage.WET = true
+		cfg.Storage.Parquet = true
+		cfg.Storage.CrawlName = ccCrawlName
+	})
+})
+
+// runFarmCrawl crawls farm into dir with a WACZ, the farm's pacing and the
+// changes edit makes to the configuration (nil: none).
+func runFarmCrawl(dir string, farm *crawltest.Farm, edit func(*config.Config)) error {
 	const delay = 50 * time.Millisecond
 	cfg := config.Default()
 	cfg.DataDir = dir
@@ -98,25 +110,23 @@ var farmCrawl = sync.OnceValues(func() (string, error) {
 	cfg.Robots.UnreachableRetry = config.Duration(10 * delay)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
-	cfg.Storage.Text = true
-	cfg.Storage.TextRecords = true
 	cfg.Storage.WACZ = true
-	cfg.Storage.WET = true
-	cfg.Storage.Parquet = true
-	cfg.Storage.CrawlName = ccCrawlName
+	if edit != nil {
+		edit(&cfg)
+	}
 	c, err := crawl.New(cfg)
 	if err != nil {
-		return "", err
+		return err
 	}
 	var log bytes.Buffer
 	c.Stderr = &log
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := c.Run(ctx); err != nil {
-		return "", fmt.Errorf("farm crawl: %w\n%s", err, log.String())
+		return fmt.Errorf("farm crawl: %w\n%s", err, log.String())
 	}
-	return dir, nil
-})
+	return nil
+}
 
 func crawlDir(t *testing.T) string {
 	t.Helper()
@@ -479,7 +489,7 @@ func readDOM(ctx context.Context, b *browser, session, frameID string) (replayed
 }
 
 // evaluate evaluates the JavaScript expression expr in a frame and decodes
-// its value, passed through JSON.stringify, into v. It runs in an isolated
+// its value (awaited, when it is a promise), passed through JSON.stringify, into v. It runs in an isolated
 // world, so the replay system's scripts in the page do not answer for it; the
 // world shares the frame's DOM.
 func evaluate(ctx context.Context, b *browser, session, frameID, expr string, v any) error {
@@ -490,7 +500,9 @@ func evaluate(ctx context.Context, b *browser, session, frameID, expr string, v 
 	var res struct {
 		Result struct{ Value string }
 	}
-	if err := b.call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "JSON.stringify(" + expr + ")", "contextId": world.ExecutionContextID, "returnByValue": true}, &res); err != nil {
+	// An expression whose value is a promise is awaited.
+	js := "(async () => JSON.stringify(await (" + expr + ")))()"
+	if err := b.call(ctx, session, "Runtime.evaluate", map[string]any{"expression": js, "contextId": world.ExecutionContextID, "returnByValue": true, "awaitPromise": true}, &res); err != nil {
 		return err
 	}
 	return json.Unmarshal([]byte(res.Result.Value), v)

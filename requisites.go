@@ -1,0 +1,141 @@
+package crawl
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/politecrawl/crawl/config"
+	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/fetch"
+	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/storage"
+)
+
+// A page requisite is a frontier entry whose Kind has kindRequisite set: its low four
+// bits are the extract.Kind, the next three the hop count from the page (1 for what
+// the page names, 2 for what a stylesheet it names names, ...). So a requisite needs
+// no field of its own in the frontier's encoding, and survives a restart as any URL.
+const kindRequisite uint8 = 0x80
+
+// requisiteHops is the most hops from a page a requisite's Kind holds.
+const requisiteHops = 7
+
+// priorityRequisite puts a page's requisites at the head of their hosts' queues,
+// before any page: they are due right after the page that needs them, so that a
+// crawl cut short holds whole pages.
+const priorityRequisite = 1000
+
+// requisiteEntryKind is the frontier Kind of a requisite of kind k, hop steps from
+// its page.
+func requisiteEntryKind(k extract.Kind, hop int) uint8 {
+	return kindRequisite | uint8(min(max(hop, 1), requisiteHops))<<4 | uint8(k)&0x0f
+}
+
+// requisiteOf returns the kind and hop count of a frontier Kind; ok is false for a
+// page or a sitemap.
+func requisiteOf(kind uint8) (k extract.Kind, hop int, ok bool) {
+	if kind&kindRequisite == 0 {
+		return 0, 0, false
+	}
+	return extract.Kind(kind & 0x0f), int(kind>>4) & requisiteHops, true
+}
+
+// requisitePolicy is what the requisites section of the configuration lets in.
+type requisitePolicy struct {
+	enabled    bool
+	maxHops    int
+	kinds      map[extract.Kind]bool
+	otherHosts bool
+}
+
+// newRequisitePolicy reads the requisites section, which Validate has checked.
+func newRequisitePolicy(r config.Requisites) requisitePolicy {
+	p := requisitePolicy{enabled: r.Enabled, maxHops: min(r.MaxHops, requisiteHops), otherHosts: r.OtherHosts, kinds: map[extract.Kind]bool{}}
+	for _, name := range r.Kinds {
+		if k, err := extract.ParseKind(name); err == nil {
+			p.kinds[k] = true
+		}
+	}
+	return p
+}
+
+// requisites returns the frontier entries of what a fetched document needs to be
+// shown: a page's requisites (hop 1), or those of a requisite that is itself a
+// document (a stylesheet, a frame) one hop further, up to requisites.max_hops. They
+// keep the page's depth, go to the head of their hosts' queues, and are fetched as
+// the URL the document names (no parameter stripped: replay looks that URL up).
+// What the configuration leaves out is counted by reason.
+func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) []frontier.Entry {
+	p := &c.reqPolicy
+	if !p.enabled || resp.Status < 200 || resp.Status > 299 || l.Kind == kindSitemap {
+		return nil
+	}
+	kind, hop, isReq := requisiteOf(l.Kind)
+	if hop+1 > p.maxHops {
+		return nil
+	}
+	base, err := url.Parse(resp.FinalURL)
+	if err != nil {
+		base, _ = url.Parse(l.URL)
+	}
+	opts := extract.RequisiteOptions{MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}
+	ct := resp.Header.Get("Content-Type")
+	var found *extract.Requisites
+	switch {
+	case isHTML(ct, resp.Body):
+		found, err = extract.HTMLRequisites(base, resp.Header, resp.Body, opts)
+	case isCSS(ct) || isReq && kind == extract.KindStylesheet && !strings.Contains(strings.ToLower(ct), "html"):
+		found, err = extract.CSSRequisites(base, resp.Header, resp.Body, opts)
+	default:
+		found, err = extract.LinkHeaderRequisites(base, resp.Header)
+	}
+	if err != nil {
+		return nil
+	}
+	for reason, n := range found.Skipped {
+		c.counters.skip("requisite-"+reason, int64(n))
+	}
+	entries := make([]frontier.Entry, 0, len(found.Found))
+	for _, q := range found.Found {
+		if !p.kinds[q.Kind] {
+			c.counters.skip("requisite-kind", 1)
+			continue
+		}
+		if !p.otherHosts && !c.inScope(q.URL, l.Depth, l.URL, skips) {
+			continue
+		}
+		entries = append(entries, frontier.Entry{URL: q.URL, Depth: l.Depth, Priority: priorityRequisite,
+			FoundOn: l.URL, Kind: requisiteEntryKind(q.Kind, hop+1)})
+	}
+	// A stylesheet or script every page names goes to the frontier once in a while,
+	// not with every page (linkCache).
+	return c.links.keep(entries)
+}
+
+// isCSS reports whether a Content-Type is a stylesheet's.
+func isCSS(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "text/css")
+}
+
+// requisiteRedirect queues a requisite's redirect target as the same requisite, one
+// redirect further, as the browser follows it: at the head of its host's queue,
+// whatever scope.mode says when requisites.other_hosts is on.
+func (c *Crawler) requisiteRedirect(l *frontier.Lease, location string, skips *[]*storage.Skip) []frontier.Entry {
+	if l.Hops+1 > c.cfg.Fetch.MaxRedirects {
+		c.counters.skip("redirect-limit", 1)
+		*skips = append(*skips, c.skip(location, skipRedirectLimit,
+			fmt.Sprintf("redirect %d from a page requisite, past fetch.max_redirects %d", l.Hops+1, c.cfg.Fetch.MaxRedirects), l.URL, l.Depth))
+		return nil
+	}
+	u, err := extract.Canonical(location)
+	if err != nil {
+		c.counters.skip("bad-url", 1)
+		return nil
+	}
+	if !c.reqPolicy.otherHosts && !c.inScope(u, l.Depth, l.URL, skips) {
+		return nil
+	}
+	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: l.FoundOn, Kind: l.Kind, Hops: l.Hops + 1}}
+}
