@@ -541,6 +541,12 @@ func TestRecrawlKillResume(t *testing.T) {
 // has answered two more page requests than when it started.
 func killDuring(t *testing.T, farm *crawltest.Farm, job recrawlJob) {
 	t.Helper()
+	killAfter(t, farm, job, 2)
+}
+
+// killAfter is killDuring after n more page requests.
+func killAfter(t *testing.T, farm *crawltest.Farm, job recrawlJob, n int) {
+	t.Helper()
 	pageRequests := func() int {
 		n := 0
 		for _, r := range farm.Requests() {
@@ -565,7 +571,7 @@ func killDuring(t *testing.T, farm *crawltest.Farm, job recrawlJob) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	giveUp := time.After(2 * time.Minute)
-	for pageRequests() < start+2 {
+	for pageRequests() < start+n {
 		select {
 		case err := <-exited:
 			t.Fatalf("the crawl process ended before the kill: %v\n%s", err, out.String())

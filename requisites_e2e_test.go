@@ -92,3 +92,35 @@ func TestCrawlRequisites(t *testing.T) {
 		}
 	})
 }
+
+// TestRequisitesKillResume kills a crawl of crawltest.RequisiteSites with SIGKILL
+// (in a process of its own) after its first pages and their first requisites, and
+// runs it again: every requisite is archived, queued ones survive the kill, at most
+// one fetch per worker is repeated, and politeness holds across the kill.
+func TestRequisitesKillResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a crawl process and kills it")
+	}
+	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	killAfter(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir}, 6)
+	runCrawl(t, cfg)
+	lines := map[string]int{}
+	for _, l := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
+		if k, _ := l["requisite"].(string); k != "" {
+			lines[l["url"].(string)]++
+		}
+	}
+	for _, u := range crawltest.RequisiteURLs {
+		if lines[u] == 0 {
+			t.Errorf("%s not archived after the kill and resume", u)
+		}
+	}
+	dups := refetches(farm)
+	if dups > cfg.Workers {
+		t.Errorf("%d fetches repeated after the kill, want at most %d (the workers)", dups, cfg.Workers)
+	}
+	t.Logf("%d fetches repeated after the kill", dups)
+	auditOK(t, farm, dups)
+}

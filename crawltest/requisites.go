@@ -2,9 +2,11 @@ package crawltest
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 )
 
 // RequisiteSites returns a site whose pages need what a browser loads to show
@@ -139,4 +141,62 @@ func pngImage(w, h int) []byte {
 	var b bytes.Buffer
 	png.Encode(&b, m)
 	return b.Bytes()
+}
+
+// RequisiteFarm returns hosts documentation-like sites of pages pages each, for
+// benchmarks of page requisites. Each page links to the next and to its site's
+// front page, and needs its site's stylesheet (which @imports a second one and
+// names a background image and a web font), its script, an image of its own with a
+// 2x srcset candidate, the logo of the shared host cdn.test, and an image that
+// robots.txt disallows (marked Disallowed). Per site, then: 5 shared requisites, 2
+// per page, the disallowed one never to fetch; and cdn.test's logo once for all.
+// The sites are new on every call; a site's pages are named /, /p1.html, ….
+func RequisiteFarm(hosts, pages int) []Site {
+	sites := make([]Site, 0, hosts+1)
+	img := string(pngImage(24, 16))
+	img2x := string(pngImage(48, 32))
+	for h := range hosts {
+		host := fmt.Sprintf("docs%d.test", h)
+		ps := map[string]*Page{
+			"/static/site.css": {ContentType: "text/css", Body: `@import "base.css";
+@font-face { font-family: "Body"; src: url(font.woff2) format("woff2"); }
+body { font-family: "Body", serif; background: url(bg.png) repeat-x; }
+`},
+			"/static/base.css":    {ContentType: "text/css", Body: "h1 { color: rgb(1, 2, 3) }\n"},
+			"/static/bg.png":      {ContentType: "image/png", Body: img},
+			"/static/font.woff2":  {ContentType: "font/woff2", Body: "wOF2 the bytes of a font"},
+			"/static/app.js":      {ContentType: "text/javascript", Body: "document.body.dataset.ready = 1;\n"},
+			"/private/banner.png": {ContentType: "image/png", Body: img, Disallowed: true},
+		}
+		name := func(i int) string {
+			if i == 0 {
+				return "/"
+			}
+			return fmt.Sprintf("/p%d.html", i)
+		}
+		for i := range pages {
+			links := []string{"/"}
+			if i+1 < pages {
+				links = append(links, name(i+1))
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, `<!DOCTYPE html><html><head><title>%s page %d</title><link rel="stylesheet" href="/static/site.css"><script src="/static/app.js" defer></script></head><body><h1>Page %d</h1>`, host, i, i)
+			fmt.Fprintf(&b, `<p><img src="/img/p%d.png" srcset="/img/p%d-2x.png 2x" alt="figure %d"> <img src="http://cdn.test/logo.png" alt="logo"> <img src="/private/banner.png" alt="banner"></p>`, i, i, i)
+			for _, l := range links {
+				fmt.Fprintf(&b, `<p><a href="%s">%s</a></p>`, l, l)
+			}
+			b.WriteString("</body></html>\n")
+			ps[name(i)] = &Page{Body: b.String(), Links: links}
+			ps[fmt.Sprintf("/img/p%d.png", i)] = &Page{ContentType: "image/png", Body: img}
+			ps[fmt.Sprintf("/img/p%d-2x.png", i)] = &Page{ContentType: "image/png", Body: img2x}
+		}
+		sites = append(sites, Site{Host: host, Robots: &Robots{Body: "User-agent: *\nDisallow: /private/\n"}, Pages: ps})
+	}
+	sites = append(sites, Site{
+		Host:   "cdn.test",
+		Robots: &Robots{Body: "User-agent: *\nAllow: /\n"},
+		Pages:  map[string]*Page{"/logo.png": {ContentType: "image/png", Body: string(pngImage(50, 25))}},
+		Seed:   "/logo.png",
+	})
+	return sites
 }

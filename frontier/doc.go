@@ -197,7 +197,11 @@
 //     merges the chunks as it reads them, one 64 KiB buffer each. Staged links are durable,
 //     but they are not leased, counted as added or duplicates, or held to limits
 //     until folded in; Stats.Staged counts them. Next folds rather than wait for a
-//     host or end the crawl, and Flush folds on demand.
+//     host or end the crawl, and Flush folds on demand. Outcome.Requisites (what the
+//     page needs to be shown) are never staged: Done queues them in its own
+//     transaction, as an Add of a few entries, so that they are due right after
+//     the page; a site's pages name the same few stylesheets and scripts, so most
+//     of them are duplicates, found by a lookup that writes nothing.
 //   - Stage takes many entries the way Done takes a page's links: it appends them to
 //     the log as staged records, in commits of at most 16,384 entries (cheap,
 //     sequential writes, and memory bounded however many it is given), and a fold

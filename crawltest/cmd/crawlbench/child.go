@@ -45,6 +45,8 @@ type crawlJob struct {
 	LinkBatch *int
 	// Storage lists storage options to turn on: text, text_records, wet, parquet.
 	Storage []string
+	// Requisites is requisites.enabled; nil: the engine's default.
+	Requisites *bool
 }
 
 // scaleJob opens a frontier built by the parent and measures it.
@@ -180,6 +182,10 @@ func (b *bench) startChild(ctx context.Context, j *job) (*child, error) {
 	}
 	if j.Kind == "crawl" {
 		j.Crawl.Storage = b.opts.storage
+	}
+	if j.Kind == "crawl" && b.opts.requisites != "" {
+		on := b.opts.requisites == "on"
+		j.Crawl.Requisites = &on
 	}
 	b.jobs++
 	path := filepath.Join(b.dir, fmt.Sprintf("job-%02d-%s.json", b.jobs, j.Kind))

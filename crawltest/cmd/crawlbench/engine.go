@@ -50,6 +50,9 @@ func engineConfig(j *crawlJob) config.Config {
 			cfg.Storage.Parquet = true
 		}
 	}
+	if j.Requisites != nil {
+		cfg.Requisites.Enabled = *j.Requisites
+	}
 	return cfg
 }
 

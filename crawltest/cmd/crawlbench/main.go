@@ -29,6 +29,11 @@
 //     Content-Length, one 10 MiB text run, deep nesting, tag soup) beside 50 ordinary
 //     sites of 20 pages, then 16 bomb hosts at once. The peak RSS (VmHWM) of each crawl,
 //     against goals of 100 MB and 150 MB.
+//   - requisites: crawltest.RequisiteFarm (10 hosts × 30 pages needing stylesheets, a
+//     script, images and a font, an image on a shared host, one robots.txt disallows),
+//     min_delay 50ms, crawled by the engine and then by Debian's wget --page-requisites
+//     --warc-file --wait 0.05: requisites archived, requests, wall time and politeness
+//     violations of each.
 //
 // Other flags: -out DIR keeps the data directories and writes results.json and
 // results.md (a table for BENCHMARKS.md) there; -profile adds CPU profiles of the
@@ -41,7 +46,8 @@
 // the crawl then stops at max_pages, the farm's page count: the cost of a large
 // frontier to a crawl; -queued-cache DIR builds that frontier once into DIR and copies
 // it into each later run's crawl; -link-batch N sets the engine's frontier.link_batch (0: each
-// page's links queued one by one), so that one binary compares the two.
+// page's links queued one by one), so that one binary compares the two; -requisites
+// off crawls without page requisites (requisites.enabled false).
 //
 // -short runs every scenario at a small size and checks only that each completes and
 // that the politeness audit passes; it never judges a figure. The command exits with
@@ -96,7 +102,7 @@ func (e *usageError) Is(target error) bool { return target == errUsage }
 var errFailed = errors.New("some scenarios failed")
 
 // scenarioOrder is the order scenarios run in, whatever order -scenario names them.
-var scenarioOrder = []string{"polite", "cpu", "scale", "resume", "hostile"}
+var scenarioOrder = []string{"polite", "cpu", "scale", "resume", "hostile", "requisites"}
 
 // options is the command line.
 type options struct {
@@ -119,13 +125,16 @@ type options struct {
 	// storage lists storage options every crawl turns on (text, text_records, wet,
 	// parquet).
 	storage []string
-	size    sizes
+	// requisites is the engine's requisites.enabled in every crawl: "" its default
+	// (on), "on" or "off".
+	requisites string
+	size       sizes
 }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume, hostile")
+	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume, hostile, requisites")
 	o := &options{}
 	fs.BoolVar(&o.short, "short", false, "small sizes: check that every scenario completes and keeps the politeness audit, judge no figure")
 	fs.StringVar(&o.out, "out", "", "keep data directories, results.json, results.md and profiles in this `dir`ectory (default: a temporary one, removed)")
@@ -136,6 +145,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.queuedCache, "queued-cache", "", "build -queued's frontier once into this `dir`ectory and copy it into each run's crawl (default: build it in the crawl's)")
 	fs.IntVar(&o.linkBatch, "link-batch", -1, "the engine's frontier.link_batch in every crawl, in `links` (0: off; default: the engine's default)")
 	storage := fs.String("storage", "", "comma-separated storage `options` every crawl turns on: text, text_records, wet, parquet (default: none, the engine's defaults)")
+	fs.StringVar(&o.requisites, "requisites", "", "the engine's requisites.enabled in every crawl: on or off (default: the engine's default, on)")
 	fs.DurationVar(&o.resumeDelay, "resume-delay", 0, "min_delay of the resume crawl, audited across the kill (default: none, as the cpu scenario)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -145,6 +155,11 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	switch o.requisites {
+	case "", "on", "off":
+	default:
+		return nil, usagef("-requisites: %q, want on or off", o.requisites)
 	}
 	o.scenarios = map[string]bool{}
 	for s := range strings.SplitSeq(*list, ",") {
@@ -157,7 +172,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			known = known || k == s
 		}
 		if !known {
-			return nil, usagef("-scenario: unknown scenario %q (want polite, cpu, scale, resume or hostile)", s)
+			return nil, usagef("-scenario: unknown scenario %q (want polite, cpu, scale, resume, hostile or requisites)", s)
 		}
 		o.scenarios[s] = true
 	}
@@ -312,6 +327,8 @@ func (b *bench) run(ctx context.Context, name string) *result {
 		err = b.resume(ctx, r)
 	case "hostile":
 		err = b.hostile(ctx, r)
+	case "requisites":
+		err = b.requisites(ctx, r)
 	}
 	r.Elapsed = time.Since(start)
 	if err != nil {
