@@ -491,6 +491,7 @@ func (c *Crawler) open() error {
 		UnreachableRetry:    time.Duration(c.cfg.Robots.UnreachableRetry),
 		Now:                 c.Now,
 		Interrupted:         c.robotsInterrupted,
+		MarkOnBegin:         true, // robotsFetcher.hop calls robots.Begin as it sends
 		Dropped: func(authority string) {
 			c.log.Warn("robots cache: stored robots.txt record unreadable (damaged or from another version); dropped, fetching robots.txt again",
 				"host", authority)

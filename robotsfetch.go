@@ -183,6 +183,15 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		c.politeness.Release(ticket, politeness.Observation{})
 		return nil, &robotsNotYet{host: host, until: c.now()}
 	}
+	if first {
+		// The fetch is marked in frontier.db as its request goes out, not before the
+		// wait for the host's turn: a process killed in that wait sent nothing, and
+		// its next run need not hold the host back (robotsInterrupted).
+		if err := robots.Begin(ctx); err != nil {
+			c.politeness.Release(ticket, politeness.Observation{})
+			return nil, err
+		}
+	}
 	resp, ferr := c.client.Fetch(ctx, robotsRequest(target))
 	wait := c.politeness.ReleaseWait(ticket, c.observe(resp, ferr))
 	if resp != nil {
@@ -244,15 +253,19 @@ const robotsMaxDefer = 5 * time.Minute
 // result. The host may have answered, and asked in its lost rules for a Crawl-delay we
 // cannot know; so the spacing assumes the strictest one we honour by waiting,
 // politeness.max_delay, counted from the latest moment that answer can have ended: the
-// start of this run, or the longest a robots.txt fetch can take after `at` if that is
-// earlier (a crawl resumed long after its kill does not wait). Persisting the rules in
+// start of this run, or of the first run that saw the mark (`seen`: restarts do not
+// hold the host back again), or the longest a robots.txt fetch can take after `at` if
+// that is earlier (a crawl resumed long after its kill does not wait). Persisting the rules in
 // the same commit as the WARC record is not possible (two files), and the last known
 // Crawl-delay does not exist for a first fetch, hence this rule.
-func (c *Crawler) robotsInterrupted(authority string, at time.Time) {
+func (c *Crawler) robotsInterrupted(authority string, at, seen time.Time) {
 	longest := (RobotsMaxRedirects + 1) * (time.Duration(c.cfg.Fetch.Timeout) + robotsMaxDefer)
 	end := c.started
 	if e := at.Add(longest); e.Before(end) {
 		end = e
+	}
+	if !seen.IsZero() && seen.Before(end) {
+		end = seen // an earlier run saw the mark: the answer had ended by then
 	}
 	maxDelay := c.politeness.Options().MaxDelay
 	ready := end.Add(maxDelay)

@@ -98,8 +98,43 @@ type CacheOptions struct {
 	// and asked, in rules now lost, for a longer Crawl-delay. The engine spaces its
 	// next request to the host as strictly as any rules could ask. It is called from
 	// the goroutine of Get, before robots.txt is fetched again, and must not call the
-	// Cache. With a Store, every fetch is marked in it before it begins.
-	Interrupted func(authority string, at time.Time)
+	// Cache. With a Store, every fetch is marked in it before it begins (see
+	// MarkOnBegin).
+	// seen is when a Cache first read the mark, at the start of a later run: the
+	// answer, if any, had ended by then.
+	Interrupted func(authority string, at, seen time.Time)
+	// MarkOnBegin says the Fetcher calls Begin just before it sends the request, after
+	// any wait for the host's turn: the fetch is marked then (see Interrupted), so that
+	// a process that dies during that wait, before any byte reached the host, leaves no
+	// mark and its next run does not hold the host back. False: the fetch is marked
+	// when FetchRobots is called.
+	MarkOnBegin bool
+}
+
+// beginKey is the context key of the mark Begin sets.
+type beginKey struct{}
+
+// Begin tells the Cache, from within Fetcher.FetchRobots and with its ctx, that the
+// request for robots.txt is about to be sent (CacheOptions.MarkOnBegin): the fetch is
+// marked in the Store now. Later calls for the same fetch do nothing; with a ctx that
+// does not come from the Cache it does nothing. It fails only when the Store does.
+func Begin(ctx context.Context) error {
+	if b, ok := ctx.Value(beginKey{}).(*beginMark); ok {
+		return b.mark()
+	}
+	return nil
+}
+
+// beginMark marks one fetch in the Store, once.
+type beginMark struct {
+	once sync.Once
+	err  error
+	fn   func() error
+}
+
+func (b *beginMark) mark() error {
+	b.once.Do(func() { b.err = b.fn() })
+	return b.err
 }
 
 // Defaults of CacheOptions.
@@ -317,15 +352,19 @@ func (c *Cache) refresh(ctx context.Context, s *slot, done chan struct{}) (*Entr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// Mark the fetch in the Store before it begins, so that a process dying before
-	// its result is stored tells the next one (CacheOptions.Interrupted). The mark
-	// stays when the fetch is abandoned with ctx: the host may have answered.
-	if err := c.markPending(s.authority, c.opts.Now()); err != nil {
-		return nil, err
+	// Mark the fetch in the Store before it begins (as its request is sent, with
+	// MarkOnBegin), so that a process dying before its result is stored tells the
+	// next one (CacheOptions.Interrupted). The mark stays when the fetch is abandoned
+	// with ctx: the host may have answered.
+	begin := &beginMark{fn: func() error { return c.markPending(s.authority, c.opts.Now()) }}
+	if !c.opts.MarkOnBegin {
+		if err := begin.mark(); err != nil {
+			return nil, err
+		}
 	}
 
 	robotsURL := s.authority + "/robots.txt"
-	res, ferr := c.fetcher.FetchRobots(ctx, robotsURL)
+	res, ferr := c.fetcher.FetchRobots(context.WithValue(ctx, beginKey{}, begin), robotsURL)
 	if ferr != nil && ctx.Err() != nil {
 		// Stopping, not a failure of the host: record nothing. A waiter whose ctx
 		// is still live fetches in its turn.

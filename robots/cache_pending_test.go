@@ -10,7 +10,7 @@ import (
 // interruptions records the calls of CacheOptions.Interrupted.
 type interruptions struct{ calls []string }
 
-func (i *interruptions) hook(authority string, at time.Time) {
+func (i *interruptions) hook(authority string, at, seen time.Time) {
 	i.calls = append(i.calls, authority+" "+at.UTC().Format(time.RFC3339))
 }
 
@@ -106,5 +106,82 @@ func TestCacheNotBegun(t *testing.T) {
 	}
 	if e := mustGet(t, c, host); e.Unreachable || allows(e) != "yes/no/yes" {
 		t.Errorf("Get after a fetch that did not begin: got %v, want the fetched rules", e)
+	}
+}
+
+// waitThenSend is a Fetcher that waits for its host's turn (until ctx ends or turn is
+// closed), then calls Begin and sends: it blocks again until ctx ends.
+type waitThenSend struct {
+	waiting, sending chan struct{}
+	turn             chan struct{}
+}
+
+func (f *waitThenSend) FetchRobots(ctx context.Context, robotsURL string) (*FetchResult, error) {
+	f.waiting <- struct{}{}
+	select {
+	case <-f.turn:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if err := Begin(ctx); err != nil {
+		return nil, err
+	}
+	f.sending <- struct{}{}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestCacheMarkOnBegin: with MarkOnBegin, a fetch cut while it waited for the host's
+// turn leaves no mark (no request was sent, the next run need not hold the host back);
+// one cut after Begin, while its request was out, leaves the mark.
+func TestCacheMarkOnBegin(t *testing.T) {
+	for _, sent := range []bool{false, true} {
+		store := newStore()
+		f := &waitThenSend{waiting: make(chan struct{}, 1), sending: make(chan struct{}, 1), turn: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-f.waiting
+			if sent {
+				close(f.turn)
+				<-f.sending
+			}
+			cancel()
+		}()
+		clk := newClock()
+		if _, err := NewCache(f, store, CacheOptions{Now: clk.Now, MarkOnBegin: true}).Get(ctx, host); !errors.Is(err, context.Canceled) {
+			t.Fatalf("sent %v: Get cut: got %v, want context.Canceled", sent, err)
+		}
+		var got interruptions
+		mustGet(t, NewCache(fetcher(reply{status: 200, body: body}), store, CacheOptions{Now: clk.Now, Interrupted: got.hook}), host)
+		if want := map[bool]int{false: 0, true: 1}[sent]; len(got.calls) != want {
+			t.Errorf("sent %v: Interrupted calls %q, want %d", sent, got.calls, want)
+		}
+	}
+}
+
+// TestCachePendingSeen: the mark of a cut fetch is reported with when a Cache first
+// read it; later Caches that do not fetch (stopped again before their request went
+// out) report that same moment, not their own start.
+func TestCachePendingSeen(t *testing.T) {
+	store := newStore()
+	clk := newClock()
+	bf := newBlockingFetcher()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-bf.started; cancel() }()
+	if _, err := NewCache(bf, store, CacheOptions{Now: clk.Now}).Get(ctx, host); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Get cut during the fetch: got %v", err)
+	}
+	var seen []time.Time
+	hook := func(_ string, _, s time.Time) { seen = append(seen, s) }
+	for i := 1; i <= 2; i++ {
+		clk.Set(t0.Add(time.Duration(i) * time.Minute))
+		f := &waitThenSend{waiting: make(chan struct{}, 1), sending: make(chan struct{}, 1), turn: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-f.waiting; cancel() }()
+		NewCache(f, store, CacheOptions{Now: clk.Now, Interrupted: hook, MarkOnBegin: true}).Get(ctx, host)
+	}
+	want := t0.Add(time.Minute)
+	if len(seen) != 2 || !seen[0].Equal(want) || !seen[1].Equal(want) {
+		t.Errorf("seen %v, want [%v %v]", seen, want, want)
 	}
 }

@@ -23,6 +23,11 @@ type record struct {
 	// Pending set tells of a process that died (or stopped) during the fetch, after
 	// the host may have answered, with rules that never reached the store.
 	Pending time.Time `json:"pending,omitzero"`
+	// PendingSeen is when a later Cache first read Pending: the process of the cut
+	// fetch was gone by then, so its answer, if any, had ended. Later runs count from
+	// it rather than from their own start, so that restarts do not hold the host back
+	// again and again.
+	PendingSeen time.Time `json:"pending_seen,omitzero"`
 }
 
 type goodRecord struct {
@@ -91,7 +96,15 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 		return nil, nil, nil
 	}
 	if !r.Pending.IsZero() && c.opts.Interrupted != nil {
-		c.opts.Interrupted(authority, r.Pending)
+		if r.PendingSeen.IsZero() {
+			r.PendingSeen = c.opts.Now()
+			if data, err := json.Marshal(r); err == nil {
+				if err := c.store.SaveRobots(authority, data); err != nil {
+					return nil, nil, fmt.Errorf("robots: saving %s: %w", authority, err)
+				}
+			}
+		}
+		c.opts.Interrupted(authority, r.Pending, r.PendingSeen)
 	}
 	// Never trust a stored time further ahead than this Cache would have set it: the
 	// options or the clock may have changed since.
@@ -141,7 +154,7 @@ func (c *Cache) markPending(authority string, at time.Time) error {
 	if !ok {
 		r = record{V: recordVersion}
 	}
-	r.Pending = at
+	r.Pending, r.PendingSeen = at, time.Time{}
 	if data, err = json.Marshal(r); err != nil {
 		return fmt.Errorf("robots: encoding %s: %w", authority, err) // cannot happen
 	}
