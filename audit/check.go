@@ -40,7 +40,8 @@ func (a *Auditor) Report() *Report {
 	x := &audit{a: a, versions: make(map[string][]*version)}
 	x.set = a.settings()
 	x.rep = &Report{Software: a.opts.Software, Settings: x.set, Files: a.files, Records: a.records,
-		Counts: map[Kind]int{}, Violations: []*Violation{}, Undecided: []*Violation{}, Unchecked: []Unchecked{}}
+		Counts: map[Kind]int{}, Violations: []*Violation{}, Undecided: []*Violation{}, Unchecked: []Unchecked{},
+		Hosts: []*HostFigures{}, IPs: []*HostFigures{}}
 
 	exs := make([]*exchange, 0, len(a.exchanges))
 	for _, ex := range a.exchanges {
@@ -219,6 +220,9 @@ func (x *audit) robotsChecks(fig *HostFigures, exs []*exchange) {
 			recs := []*recordRef{ex.request()}
 			if v != nil {
 				detail = fmt.Sprintf("requested %v before robots.txt of %s was fetched", v.from.Sub(ex.start).Round(time.Millisecond), ex.authority)
+				if !v.from.After(ex.start) {
+					detail = fmt.Sprintf("requested before robots.txt of %s was fetched (the same date, written first)", ex.authority)
+				}
 				recs = append(recs, v.first.request())
 			}
 			x.violation(fig, &Violation{Kind: KindRobotsLate, Scope: "host", Host: ex.host, URL: ex.uri, Detail: detail, Records: recs})
@@ -358,8 +362,6 @@ func (x *audit) pacing(fig *HostFigures, scope string, exs []*exchange, report b
 					fig.SmallestRatio = &r
 				}
 			}
-		} else if scope == "host" {
-			x.noEnd++
 		}
 		if req <= 0 || !report {
 			continue
@@ -381,6 +383,9 @@ func (x *audit) pacing(fig *HostFigures, scope string, exs []*exchange, report b
 			// Complies.
 		case lo >= req:
 			// Without the previous response's end, only a violation can be proven.
+			if scope == "host" {
+				x.noEnd++
+			}
 		default:
 			fig.Undecided++
 			v.Detail = fmt.Sprintf("started between %v and %v %s %s; %s asks for %v: the dates cannot tell", max(lo, 0), hi, what, prev.uri, source, req)
@@ -409,10 +414,10 @@ func (x *audit) unchecked() {
 			x.rep.Unchecked = append(x.rep.Unchecked, Unchecked{Check: check, Count: n, Why: why})
 		}
 	}
-	add("gap", x.noEnd, "gaps: no response end recorded, so a gap is known only to be shorter than the time between the two requests' starts: violations are proven, compliance is not")
-	add("overlap", x.noEndOv, "requests: no response end recorded, so overlapping requests cannot be seen")
-	add("robots", x.noRobots, "requests: no robots.txt of their host in the records, so their paths could not be checked")
-	add("date", x.noDate, "exchanges: no readable WARC-Date")
+	add("gap", x.noEnd, "gaps without a recorded response end: each is known only to be shorter than the time between the two requests' starts, which proves violations, never compliance")
+	add("overlap", x.noEndOv, "requests without a recorded response end: overlapping requests cannot be seen")
+	add("robots", x.noRobots, "requests to hosts whose robots.txt is not in the records: their paths could not be checked")
+	add("date", x.noDate, "exchanges without a readable WARC-Date")
 	if n := len(x.rep.Undecided); n > 0 {
 		coarse := 0
 		for _, v := range x.rep.Undecided {
@@ -420,8 +425,8 @@ func (x *audit) unchecked() {
 				coarse++
 			}
 		}
-		add("precision", coarse, "gaps: within the precision of the dates of the delay in force (see undecided)")
-		add("precision", n-coarse, "overlaps: within the precision of the dates (see undecided)")
+		add("precision", coarse, "gaps within the dates' precision of the delay in force (listed as undecided)")
+		add("precision", n-coarse, "possible overlaps within the dates' precision (listed as undecided)")
 	}
 }
 

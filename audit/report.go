@@ -90,7 +90,8 @@ type HostFigures struct {
 	Violations    int      `json:"violations"`
 }
 
-// Unchecked says what could not be checked, and why.
+// Unchecked says what could not be checked, and why: Count things (the unit Why starts
+// with, such as "gaps") were not checked for Check.
 type Unchecked struct {
 	Check string `json:"check"`
 	Count int    `json:"count"`
@@ -150,8 +151,11 @@ func (r *Report) WriteText(w io.Writer, show int) error {
 	if r.Software != "" {
 		fmt.Fprintf(&b, "politeness audit by %s\n", r.Software)
 	}
-	if s.CrawlSoftware != "" {
+	switch {
+	case s.CrawlSoftware != "" && s.CrawlUserAgent != "":
 		fmt.Fprintf(&b, "crawl by %s, user-agent %q\n", s.CrawlSoftware, s.CrawlUserAgent)
+	case s.CrawlSoftware != "":
+		fmt.Fprintf(&b, "crawl by %s\n", s.CrawlSoftware)
 	}
 	fmt.Fprintf(&b, "audit of %d records in %d files: %d exchanges on %d hosts, %d robots.txt fetches\n",
 		r.Records, len(r.Files), r.Exchanges, len(r.Hosts), r.Robots)
@@ -182,7 +186,7 @@ func (r *Report) WriteText(w io.Writer, show int) error {
 		}
 	}
 	for _, u := range r.Unchecked {
-		fmt.Fprintf(&b, "not checked: %s for %d: %s\n", u.Check, u.Count, u.Why)
+		fmt.Fprintf(&b, "not checked (%s): %d %s\n", u.Check, u.Count, u.Why)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
