@@ -108,17 +108,20 @@ func TestCrawlSkippedJSONL(t *testing.T) {
 	}
 }
 
-// A fatal error that stops the crawl is written to crawl.log, not only returned.
+// A fatal error that stops the crawl once its data directory is open is written to
+// crawl.log, not only returned. (An error found before, such as a metrics address
+// that is taken, leaves the directory alone: TestCrawlMetricsPortTakenLeavesNoDataDir.)
 func TestCrawlFatalErrorLogged(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	ln.Close() // nothing listens there: the cluster's join fails
 	farm := startFarm(t, farmSites()[2:3])
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.MetricsAddr = ln.Addr().String() // taken: the crawl cannot serve its metrics
+	cfg.Cluster.URL = "nats://" + ln.Addr().String()
+	cfg.Cluster.Shards = "0-63"
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)
