@@ -15,10 +15,6 @@ import (
 	"github.com/politecrawl/crawl/storage"
 )
 
-// skipOptOut is the skipped.jsonl reason of a page an opt-out beyond robots.txt
-// (TDMRep, noai, Content-Usage) reserves against robots.content_signal_use.
-const skipOptOut = "opt-out"
-
 // tdmrepPath is where TDMRep puts a site's file.
 const tdmrepPath = "/.well-known/tdmrep.json"
 

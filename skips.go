@@ -12,6 +12,7 @@ const (
 	skipRobots            = "robots"             // robots.txt disallows the URL
 	skipRobotsUnreachable = "robots-unreachable" // robots.txt could not be fetched: the host is set aside for this run
 	skipContentSignal     = "content-signal"     // the site's Content-Signal says no to robots.content_signal_use
+	skipOptOut            = "opt-out"            // TDMRep, noai or Content-Usage reserves the page against robots.content_signal_use
 	skipDeferred          = "deferred"           // the host asks for a longer wait than politeness.max_delay: tried again later
 	skipFailed            = "failed"             // the fetch failed for good (network error, or 429/5xx, after the last attempt)
 	skipPolicy            = "policy"             // the address is refused by policy (private or loopback without allow_private)

@@ -355,7 +355,8 @@ type Robots struct {
 	// "ai-input". A page whose robots.txt group for our agent has a Content-Signal
 	// saying no to that use ("ai-train=no") is not fetched, and is recorded in
 	// skipped.jsonl. Empty (the default) fetches whatever the signal says; the signal
-	// is recorded with every page either way.
+	// is recorded with every page either way. A use also turns OptOuts on and obeys
+	// them.
 	ContentSignalUse string `yaml:"content_signal_use"`
 	// OptOuts reads the opt-outs beyond robots.txt and records each page's verdict
 	// (pages.jsonl opt_out, its metadata record, the Parquet index): TDMRep (the
