@@ -19,7 +19,8 @@ type Document struct {
 	Lang      string `json:"lang"`      // the language the document declares (<html lang>, meta, Content-Language)
 	Canonical string `json:"canonical"` // <link rel="canonical">, resolved; "" when absent
 	// Language is the language detected in the main text (ISO 639-1 code, ISO 15924
-	// script, confidence from 0 to 1); nil when the text has no letters.
+	// script, confidence from 0 to 1); nil when the text has no letters or
+	// storage.language is off.
 	Language *lang.Result `json:"language"`
 	// Text is the main text in the configuration's extract.text_format.
 	Text string `json:"text"`
@@ -58,8 +59,8 @@ func ExtractDocument(cfg config.Config, pageURL *url.URL, header http.Header, bo
 	if d.Links == nil {
 		d.Links = []extract.Link{}
 	}
-	if r := lang.Detect(doc.Text); r.Code != "" {
-		d.Language = &r
+	if len(doc.Languages) > 0 {
+		d.Language = &doc.Languages[0]
 	}
 	opts := extract.RequisiteOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
 	if req, err := extract.HTMLRequisites(pageURL, header, body, opts); err == nil {
@@ -78,6 +79,6 @@ func readHTML(cfg config.Config, agent string, base *url.URL, header http.Header
 	// Without text, no tree is built: the token scan finds the same links and
 	// metadata for about half the CPU, and the engine reads no anchor text.
 	return extract.HTML(base, header, body, extract.HTMLOptions{Agent: agent, WithText: withText, TokenScan: !withText,
-		TextFormat: format, MaxLinks: cfg.Scope.MaxLinksPerPage,
+		Language: cfg.Storage.Language, TextFormat: format, MaxLinks: cfg.Scope.MaxLinksPerPage,
 		MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}) // memBudget's parse cost must use the same MaxHTMLBytes
 }

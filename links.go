@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/extract/lang"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/recrawl"
@@ -40,13 +41,14 @@ func (c *Crawler) redirect(l *frontier.Lease, location string, skips *[]*storage
 	return []frontier.Entry{{URL: u, Depth: l.Depth, Priority: l.Priority, FoundOn: foundOn, Kind: l.Kind, Hops: l.Hops + 1}}
 }
 
-// pageLinks extracts a document's facts into page and returns the links to queue and
-// every outlink found (for the WARC metadata record).
-func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string) {
+// pageLinks extracts a document's facts into page and returns the links to queue,
+// every outlink found and the languages of its main text (for the WARC metadata and
+// conversion records).
+func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string, []lang.Result) {
 	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
 		d := extract.RobotsTag(resp.Header, c.agent)
 		page.NoIndex, page.NoFollow = d.NoIndex, d.NoFollow
-		return nil, nil
+		return nil, nil, nil
 	}
 	base, err := url.Parse(resp.FinalURL)
 	if err != nil {
@@ -57,13 +59,16 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)
-		return nil, nil
+		return nil, nil, nil
 	}
 	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
 	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
 	page.Text = doc.Text // dropped after the WARC write unless storage.text is on
 	if withText {
 		page.SimHash = doc.SimHash.String()
+	}
+	if len(doc.Languages) > 0 {
+		page.Language = storageLanguage(doc.Languages[0])
 	}
 	page.Truncated = page.Truncated || doc.Truncated
 	for reason, n := range doc.Skipped {
@@ -79,11 +84,11 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	if doc.Robots.NoFollow {
 		c.counters.skip("nofollow-page", int64(len(doc.Links)))
-		return nil, outlinks
+		return nil, outlinks, doc.Languages
 	}
 	if c.cfg.Extract.SkipNearDuplicates && len(doc.Text) >= nearDupsMinText && c.nearDups.seen(base.Hostname(), doc.SimHash) {
 		c.counters.skip("near-duplicate", int64(len(doc.Links)))
-		return nil, outlinks
+		return nil, outlinks, doc.Languages
 	}
 	entries := make([]frontier.Entry, 0, len(doc.Links))
 	seen := make(map[string]struct{}, len(doc.Links))
@@ -107,7 +112,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
 	}
 	// Links handed over by an earlier page need not go again (linkCache).
-	return c.links.keep(entries), outlinks
+	return c.links.keep(entries), outlinks, doc.Languages
 }
 
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap

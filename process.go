@@ -9,6 +9,7 @@ import (
 
 	"github.com/politecrawl/crawl/cluster"
 	"github.com/politecrawl/crawl/extract"
+	"github.com/politecrawl/crawl/extract/lang"
 	"github.com/politecrawl/crawl/fetch"
 	"github.com/politecrawl/crawl/frontier"
 	"github.com/politecrawl/crawl/optout"
@@ -193,8 +194,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		OptOut:        verdict.String(),
 	}
 	var (
-		outlinks []string
-		skips    []*storage.Skip // written to skipped.jsonl before the lease is done
+		outlinks  []string
+		languages []lang.Result   // of the main text, when storage.language is on
+		skips     []*storage.Skip // written to skipped.jsonl before the lease is done
 	)
 	reqKind, _, isReq := requisiteOf(l.Kind)
 	if isReq {
@@ -225,7 +227,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			if err != nil {
 				return nil // stopping: the lease is requeued at the next Open
 			}
-			out.Links, outlinks = c.pageLinks(l, resp, &page, &skips)
+			out.Links, outlinks, languages = c.pageLinks(l, resp, &page, &skips)
 			out.Requisites = c.requisites(l, resp, &skips)
 			parsed()
 		}
@@ -243,12 +245,14 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 		Outlinks:  outlinks,
 		Robots:    provenance(rob, decision, signal),
 		OptOut:    page.OptOut,
+		Languages: storageLanguages(languages),
 	}
 	if c.cfg.Storage.TextRecords {
 		ex.Text = page.Text
+		ex.TextLanguages = iso6393(languages)
 	}
 	if c.cfg.Storage.WET && isHTMLPage(l, resp) {
-		ex.Conversion = &storage.Conversion{Text: page.Text, Languages: textLanguages(page.Text)}
+		ex.Conversion = &storage.Conversion{Text: page.Text, Languages: iso6393(languages)}
 	}
 	if !c.cfg.Storage.Text {
 		page.Text = ""

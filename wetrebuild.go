@@ -34,11 +34,11 @@ func RebuildWET(cfg config.Config, warcDir string, fn func(path string, records 
 			return nil
 		}
 		doc, err := extract.HTML(base, resp.Header, decoded, extract.HTMLOptions{Agent: agent, WithText: true,
-			MaxLinks: cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)})
+			Language: cfg.Storage.Language, MaxLinks: cfg.Scope.MaxLinksPerPage, MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)})
 		if err != nil {
 			return &storage.Conversion{} // unparsable HTML: a page without text, as the crawl writes it
 		}
-		return &storage.Conversion{Text: doc.Text, Languages: textLanguages(doc.Text)}
+		return &storage.Conversion{Text: doc.Text, Languages: iso6393(doc.Languages)}
 	}
 	return storage.RebuildWET(warcDir, convert, fn)
 }

@@ -131,6 +131,7 @@ func BenchmarkHTML(b *testing.B) {
 		{"links", extract.HTMLOptions{Agent: "ExampleBot"}},
 		{"links-tokenscan", extract.HTMLOptions{Agent: "ExampleBot", TokenScan: true}},
 		{"links+text", extract.HTMLOptions{Agent: "ExampleBot", WithText: true}},
+		{"links+text+language", extract.HTMLOptions{Agent: "ExampleBot", WithText: true, Language: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

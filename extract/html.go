@@ -9,6 +9,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+
+	"github.com/politecrawl/crawl/extract/lang"
 )
 
 // Defaults used when the HTMLOptions field is zero.
@@ -33,6 +35,9 @@ type HTMLOptions struct {
 	WithText bool
 	// TextFormat is the form of Page.Text; the zero value is TextPlain.
 	TextFormat TextFormat
+	// Language asks for Page.Languages, detected from the main text by package lang
+	// (about an eighth more CPU than WithText alone); it needs WithText. False: none.
+	Language bool
 	// MaxTextBytes bounds Page.Text in bytes (cut at a character boundary); zero means
 	// DefaultMaxTextBytes.
 	MaxTextBytes int
@@ -73,6 +78,10 @@ type Page struct {
 	// HTMLOptions.WithText; 0 when the text has no word.
 	SimHash SimHash `json:"simhash,omitempty"`
 	Base    string  `json:"base,omitempty"` // the <base href> links resolve against, resolved itself; "" when absent or unusable
+	// Languages are the languages of Text when HTMLOptions.Language: that of the
+	// script holding most of its letters first, then those of other scripts holding
+	// at least a tenth (see lang.DetectAll); nil when Text has no letters.
+	Languages []lang.Result `json:"languages,omitempty"`
 	// Links are the outgoing links in document order, one per URL (the first link to it;
 	// see Link.NoFollow for the others), at most HTMLOptions.MaxLinks.
 	Links []Link `json:"links,omitempty"`
@@ -190,8 +199,8 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 func htmlFinish(p *Page, header http.Header, opts HTMLOptions) *Page {
 	p.Robots = p.Robots.Merge(RobotsTag(header, opts.Agent))
 	if p.Lang == "" {
-		lang, _, _ := strings.Cut(header.Get("Content-Language"), ",")
-		p.Lang = strings.TrimSpace(lang)
+		declared, _, _ := strings.Cut(header.Get("Content-Language"), ",")
+		p.Lang = strings.TrimSpace(declared)
 	}
 	return p
 }
@@ -326,6 +335,9 @@ func htmlFromTree(p *Page, page *canonParts, doc *goquery.Document, opts HTMLOpt
 			plain = textFromTree(doc.Get(0), base, o)
 		}
 		p.SimHash = TextSimHash(plain)
+		if opts.Language {
+			p.Languages = lang.DetectAll(plain)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/politecrawl/crawl/extract/lang"
 )
 
 // htmlTokenScan fills p from a document with one pass of the tokenizer, which keeps no
@@ -244,6 +246,9 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 	if opts.WithText {
 		p.Text = text.String()
 		p.SimHash = TextSimHash(p.Text)
+		if opts.Language {
+			p.Languages = lang.DetectAll(p.Text)
+		}
 	}
 }
 

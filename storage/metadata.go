@@ -26,6 +26,10 @@ type Metadata struct {
 	// Timing is the evidence of the fetch's politeness: when the response
 	// ended and the delay the host was given after it; nil: not recorded.
 	Timing *Timing
+	// Languages are the languages detected in the page's main text, the main one
+	// first, one "language" field each ("de Latn 0.981": code, script,
+	// confidence); none: no field.
+	Languages []Language
 }
 
 // Timing is what an audit needs of one fetch beyond the WARC-Date of its
@@ -77,7 +81,8 @@ type RobotsDecision struct {
 // then robots-txt, robots-fetched (WARC date), robots-status, robots-digest,
 // robots-rule ("none" when no rule matched), robots-decision ("allow" or
 // "disallow") and, when the robots.txt gives one, robots-content-signal; then opt-out
-// when one is recorded, and the Timing's response-end, delay-ms and delay-source. A
+// when one is recorded, a language field per detected language ("language: de Latn
+// 0.981"), and the Timing's response-end, delay-ms and delay-source. A
 // metadata record written by Append with Exchange.Page ends with one more field,
 // pages-line: the page's pages.jsonl line (see Exchange.Page).
 func (w *WARCWriter) WriteMetadata(ctx context.Context, m *Metadata) error {
@@ -169,6 +174,14 @@ func (m *Metadata) fields() []byte {
 	}
 	if m.OptOut != "" {
 		add("opt-out", m.OptOut)
+	}
+	for _, l := range m.Languages {
+		b = append(b, "language: "...)
+		b = append(b, cleanValue(l.Code)...)
+		b = append(b, ' ')
+		b = append(b, cleanValue(l.Script)...)
+		b = append(b, ' ')
+		b = append(strconv.AppendFloat(b, l.Confidence, 'f', 3, 64), "\r\n"...)
 	}
 	if t := m.Timing; t != nil {
 		if !t.End.IsZero() {

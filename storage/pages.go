@@ -13,7 +13,7 @@ import (
 
 // Page is one line of pages.jsonl: a fetched document, where its bytes are
 // archived and what extraction found in it. The JSON names are given beside
-// each field; every field is always present except text, simhash and
+// each field; every field is always present except text, simhash, language and
 // content_signal, which are left out when empty.
 type Page struct {
 	URL           string    // url: the URL fetched
@@ -36,7 +36,10 @@ type Page struct {
 	FoundOn       string    // found_on: the URL of the page linking here; empty for seeds
 	Text          string    // text: the document's text, when the configuration asks for it
 	SimHash       string    // simhash: the 64-bit SimHash of the main text as 16 hex digits, when text is extracted (left out when empty)
-	Truncated     bool      // truncated: the body was cut at a size limit, or only its first part was parsed for links
+	// Language is the language detected in the document's main text (language: an
+	// object with code, script and confidence; left out when nil).
+	Language  *Language
+	Truncated bool // truncated: the body was cut at a size limit, or only its first part was parsed for links
 	// ContentSignal is the robots.txt Content-Signal that applies to the page, such as
 	// "ai-train" → "no" (content_signal: an object, left out when nil).
 	ContentSignal map[string]string
@@ -85,6 +88,8 @@ type pageJSON struct {
 	SimHash       string `json:"simhash,omitempty"`
 	Truncated     bool   `json:"truncated,omitempty"`
 
+	Language *Language `json:"language,omitempty"`
+
 	ContentSignal map[string]string `json:"content_signal,omitempty"`
 	Changed       *bool             `json:"changed,omitempty"`
 	PreviousFetch string            `json:"previous_fetch,omitempty"`
@@ -109,6 +114,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, SimHash: p.SimHash, ContentSignal: p.ContentSignal,
 		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut, Requisite: p.Requisite,
+		Language: p.Language,
 	})
 }
 
@@ -139,6 +145,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, SimHash: j.SimHash, ContentSignal: j.ContentSignal,
 		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut, Requisite: j.Requisite,
+		Language: j.Language,
 	}
 	return nil
 }

@@ -47,3 +47,30 @@ func TestPageRecrawlFields(t *testing.T) {
 		}
 	}
 }
+
+// TestPageLanguage checks pages.jsonl's language: an object with code, script and
+// confidence, read back; left out when nil.
+func TestPageLanguage(t *testing.T) {
+	p := Page{URL: "http://a.example/", Language: &Language{Code: "zh", Script: "Hant", Confidence: 0.75}}
+	b, err := json.Marshal(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"language":{"code":"zh","script":"Hant","confidence":0.75}`; !strings.Contains(string(b), want) {
+		t.Errorf("line %s lacks %s", b, want)
+	}
+	var got Page
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Language == nil || *got.Language != *p.Language {
+		t.Errorf("read back language %+v, want %+v", got.Language, p.Language)
+	}
+	b, err = json.Marshal(&Page{URL: "http://a.example/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"language"`) {
+		t.Errorf("line %s holds a language", b)
+	}
+}

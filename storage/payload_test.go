@@ -151,13 +151,16 @@ func TestIdentifiedPayloadTypeField(t *testing.T) {
 }
 
 // TestConversionRecord checks the conversion record of Exchange.Text: after
-// the response, pointing at it, holding the text, and not in the index.
+// the response, pointing at it, holding the text, with the languages detected as
+// Common Crawl writes them, and not in the index; the metadata record has a
+// language field per language.
 func TestConversionRecord(t *testing.T) {
 	dir := t.TempDir()
 	w := openTest(t, WARCOptions{Dir: dir, NoSync: true})
 	ex := exchange("http://a.example/page", []byte("<title>T</title><p>Hello, world"), "")
-	ex.Metadata = &Metadata{TargetURI: ex.TargetURI}
+	ex.Metadata = &Metadata{TargetURI: ex.TargetURI, Languages: []Language{{"en", "Latn", 0.9}, {"ja", "Jpan", 0.1234}}}
 	ex.Text = "T\nHello, world \xff"
+	ex.TextLanguages = []string{"eng", "jpn"}
 	loc, err := w.WriteExchange(context.Background(), ex)
 	if err != nil {
 		t.Fatal(err)
@@ -179,8 +182,11 @@ func TestConversionRecord(t *testing.T) {
 	c := recs[4]
 	if c.get("WARC-Refers-To") != loc.RecordID || c.get("WARC-Target-URI") != ex.TargetURI ||
 		c.get("Content-Type") != "text/plain; charset=utf-8" || string(c.Content) != "T\nHello, world \uFFFD" ||
-		c.get("WARC-Block-Digest") != sha1B32(c.Content) {
+		c.get("WARC-Block-Digest") != sha1B32(c.Content) || c.get("WARC-Identified-Content-Language") != "eng,jpn" {
 		t.Errorf("conversion record %v %q", c.Header, c.Content)
+	}
+	if m := string(recs[3].Content); !strings.Contains(m, "language: en Latn 0.900\r\nlanguage: ja Jpan 0.123\r\n") {
+		t.Errorf("metadata record %q: no language fields", m)
 	}
 	if lines := indexOf(t, filepath.Join(dir, loc.File)); len(lines) != 1 {
 		t.Errorf("index %q, want the response alone", lines)

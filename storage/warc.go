@@ -147,6 +147,11 @@ type Exchange struct {
 	// conversion record after the other records, in the same write (see
 	// appendConversion).
 	Text string
+	// TextLanguages are the languages detected in Text, the main one first, as
+	// ISO 639-3 codes ("deu"): the conversion record's
+	// WARC-Identified-Content-Language, comma-separated as Common Crawl writes it;
+	// none: no field.
+	TextLanguages []string
 	// Conversion, when not nil and the writer keeps WET files (WARCOptions.WET),
 	// is archived as a conversion record in the WET file of the WARC file that
 	// holds the response (or revisit) record it refers to, in the same commit.
@@ -704,7 +709,7 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		}
 	}
 	if ex.Text != "" {
-		if err := appendConversion(buf, w.opts.GzipLevel, ex.TargetURI, d, loc.RecordID, ex.Text); err != nil {
+		if err := appendConversion(buf, w.opts.GzipLevel, ex.TargetURI, d, loc.RecordID, ex.Text, ex.TextLanguages); err != nil {
 			return Location{}, fmt.Errorf("storage: compress: %w", err)
 		}
 	}

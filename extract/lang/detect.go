@@ -27,7 +27,7 @@ type Result struct {
 }
 
 // maxLetters bounds the letters of one script whose n-grams are scored.
-const maxLetters = 1200
+const maxLetters = 800
 
 // minShare is the share of the letters a script must have for DetectAll to report it.
 const minShare = 0.1
@@ -242,7 +242,11 @@ func (sc *scorer) score(win []string, s ngram.Script) Result {
 			chunk[e.Lang] += floor - int32(e.Cost)
 		}
 	}
+	budget := per * len(win) // letters still to read, at most
+	lead := 0                // votes of the language ahead over the runner-up's
+windows:
 	for _, w := range win {
+		budget -= per
 		for left := per; left > 0 && len(w) > 0; {
 			chunk = [256]int32{}
 			n, used := ngram.Grams(w, s, min(left, chunkLetters), add)
@@ -256,9 +260,15 @@ func (sc *scorer) score(win []string, s ngram.Script) Result {
 			best := sc.best(&chunk, s, -1)
 			if second := sc.best(&chunk, s, best); second < 0 || chunk[best]-chunk[second] >= int32(n)*voteMargin {
 				votes[best] += n
+				lead = sc.lead(&votes, s)
 			}
 			for i := range sc.langs {
 				gain[i] += chunk[i]
+			}
+			// Stop when the letters left cannot change the winner: most pages are
+			// decided by half their windows.
+			if lead > budget+max(left, 0) {
+				break windows
 			}
 		}
 	}
@@ -296,7 +306,23 @@ func (sc *scorer) score(win []string, s ngram.Script) Result {
 const voteMargin = 3
 
 // chunkLetters is the size of the pieces of a text judged on their own.
-const chunkLetters = 300
+const chunkLetters = 200
+
+// lead returns how many votes the language of script s with the most has over the
+// next.
+func (sc *scorer) lead(votes *[256]int, s ngram.Script) int {
+	first, second := 0, 0
+	for i, l := range sc.langs {
+		switch v := votes[i]; {
+		case l.Script != s:
+		case v > first:
+			first, second = v, first
+		case v > second:
+			second = v
+		}
+	}
+	return first - second
+}
 
 // best returns the language of script s with the highest gain other than not, -1 if
 // there is none.

@@ -11,5 +11,7 @@
 //
 // A text of a few words is often misjudged between close languages (Danish and
 // Norwegian, Croatian and Bosnian, Malay and Indonesian), and Serbian in Latin script
-// is reported as Croatian or Bosnian. The first call decodes the model (about 30 ms).
+// is reported as Croatian or Bosnian. One language is named per script: a page that
+// mixes English and German paragraphs gets the one with most letters. The first call
+// decodes the model, 0.2 s of CPU, and keeps 3.7 MiB of tables.
 package lang

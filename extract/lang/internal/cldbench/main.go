@@ -68,7 +68,8 @@ func main() {
 			if utf8.RuneCountInString(p.Text) < *minChars {
 				continue
 			}
-			pages = append(pages, page{set: set, id: set + "/" + filepath.Base(name), text: p.Text})
+			id := filepath.Join(filepath.Base(filepath.Dir(name)), filepath.Base(name))
+			pages = append(pages, page{set: set, id: set + "/" + id, text: p.Text})
 		}
 	}
 
@@ -111,6 +112,22 @@ func main() {
 	}
 	fmt.Printf("all: %d/%d pages agree (%.2f%%)\n", all.Agree, all.Pages, 100*all.Rate())
 	fmt.Printf("ours: %d pages, %.1f µs a page (first call decodes the model), %.0f MB/s\n", len(pages), float64(took.Microseconds())/float64(max(1, len(pages))), float64(bytes)/took.Seconds()/1e6)
+	byCode := map[string]int{}
+	for _, v := range verdicts {
+		byCode[v.Code]++
+	}
+	codes := make([]string, 0, len(byCode))
+	for c := range byCode {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		return byCode[codes[i]] > byCode[codes[j]] || byCode[codes[i]] == byCode[codes[j]] && codes[i] < codes[j]
+	})
+	fmt.Print("pages by CLD2's language:")
+	for _, c := range codes {
+		fmt.Printf(" %s %d", c, byCode[c])
+	}
+	fmt.Println()
 	fmt.Print(all.Table())
 
 	if *sample != "" {
