@@ -60,6 +60,9 @@ type ccRow struct {
 	// OptOut is the page's opt-out verdict as its metadata record gives it
 	// (Metadata.OptOut); null: none recorded.
 	OptOut *string `parquet:"opt_out,optional"`
+	// SimHash is the 64-bit SimHash of the page's main text, 16 hex digits, as
+	// pages.jsonl's simhash; null when no text was extracted.
+	SimHash *string `parquet:"simhash,optional"`
 }
 
 // ccCapture is what the Parquet index says of a response or revisit record, but
@@ -83,7 +86,7 @@ type ccCapture struct {
 
 // metaColumns are what a page's metadata record adds to its row.
 type metaColumns struct {
-	robotsRule, contentSignal, optOut string
+	robotsRule, contentSignal, optOut, simhash string
 }
 
 // subset returns the partition of c in Common Crawl's layout: robotstxt for a
@@ -151,6 +154,7 @@ func (c *ccCapture) row(warcPath string, off, length int64, seg string) ccRow {
 		RobotsRule:       opt(c.meta.robotsRule),
 		ContentSignal:    opt(c.meta.contentSignal),
 		OptOut:           opt(c.meta.optOut),
+		SimHash:          opt(c.meta.simhash),
 	}
 	if c.revisit {
 		r.WARCRecordType = "revisit"
@@ -256,6 +260,9 @@ func (w *WARCWriter) ccCapture(ex *Exchange, d string, respHead []byte, detected
 			c.meta.contentSignal = cleanValue(r.ContentSignal)
 		}
 		c.meta.optOut = cleanValue(m.OptOut)
+		if ex.Page != nil {
+			c.meta.simhash = ex.Page.SimHash // carried in the record's pages-line
+		}
 	}
 	return &c
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -332,7 +333,7 @@ func readHTTPHead(r io.Reader) ([]byte, error) {
 func readMetaColumns(r io.Reader) (metaColumns, error) {
 	var mc metaColumns
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), 16<<20) // a pages-line carries the text with storage.text
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
 		if !ok {
@@ -346,6 +347,13 @@ func readMetaColumns(r io.Reader) (metaColumns, error) {
 			mc.contentSignal = v
 		case "opt-out":
 			mc.optOut = v
+		case pagesLineField:
+			var p struct {
+				SimHash string `json:"simhash"`
+			}
+			if json.Unmarshal([]byte(v), &p) == nil {
+				mc.simhash = p.SimHash
+			}
 		}
 	}
 	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {

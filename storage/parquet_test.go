@@ -104,6 +104,7 @@ func TestParquetIndex(t *testing.T) {
 	page.Conversion = &Conversion{Text: "a", Languages: []string{"eng", "fra"}}
 	page.Metadata = &Metadata{TargetURI: page.TargetURI, Robots: &RobotsDecision{URL: "http://www.example.com/robots.txt",
 		Rule: "allow: /a", Allowed: true, ContentSignal: "ai-train=no"}, OptOut: "tdmrep: reserved"}
+	page.Page = &Page{URL: page.TargetURI, SimHash: "0123456789abcdef"}
 	robots := exchange("http://www.example.com/robots.txt", []byte("User-agent: *\n"), "")
 	robots.Kind = "robots"
 	moved := status(exchange("http://www.example.com:8080/old", nil, ""), "HTTP/1.1 301 Moved\r\nLocation: /new\r\nContent-Length: 0\r\n\r\n")
@@ -143,7 +144,7 @@ func TestParquetIndex(t *testing.T) {
 			r.URLPort == nil && r.FetchStatus == 200 && eq(r.ContentMimeType, s("text/html")) && eq(r.ContentCharset, s("UTF-8")) &&
 			eq(r.ContentMimeDetected, s("text/html")) && eq(r.ContentLanguages, s("eng,fra")) && r.ContentTruncated == nil &&
 			strings.HasPrefix(r.WARCFilename, "warc/crawl-") && r.WARCSegment == "20261122010203" && r.WARCRecordType == "response" &&
-			eq(r.RobotsRule, s("allow: /a")) && eq(r.ContentSignal, s("ai-train=no")) && eq(r.OptOut, s("tdmrep: reserved")) &&
+			eq(r.RobotsRule, s("allow: /a")) && eq(r.ContentSignal, s("ai-train=no")) && eq(r.OptOut, s("tdmrep: reserved")) && eq(r.SimHash, s("0123456789abcdef")) &&
 			r.ContentDigest != nil && !strings.HasPrefix(*r.ContentDigest, "sha1:") && r.FetchTime.Equal(t0)
 	})
 	check("robotstxt", robots.TargetURI, func(r *ccRow) bool { return r.FetchStatus == 200 })
