@@ -183,3 +183,24 @@ func (w testStderr) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
 }
+
+// TestRequisitesFlag checks that -requisites=false turns page requisites off over
+// the configuration's default, and that they are on without it.
+func TestRequisitesFlag(t *testing.T) {
+	m := &Main{Stdout: os.Stdout, Stderr: testStderr{t}}
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"http://a.test/", "-data", t.TempDir()}, true},
+		{[]string{"http://a.test/", "-data", t.TempDir(), "-requisites=false"}, false},
+	} {
+		cfg, _, err := crawlConfig(m, c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Requisites.Enabled != c.want {
+			t.Errorf("crawlConfig(%q): requisites.enabled %v, want %v", c.args, cfg.Requisites.Enabled, c.want)
+		}
+	}
+}

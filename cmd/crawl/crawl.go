@@ -42,6 +42,7 @@ type crawlFlags struct {
 	shardCount   int
 	name         string
 	dedupFrom    pathList
+	requisites   bool
 }
 
 // pathList is a flag given once per path.
@@ -63,6 +64,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxPages, "max-pages", 0, "pages fetched over the whole crawl, across runs; 0 = unlimited (scope.max_pages)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private addresses (network.allow_private)")
 	fs.BoolVar(&f.text, "text", false, "add page text to pages.jsonl (storage.text)")
+	fs.BoolVar(&f.requisites, "requisites", true, "also fetch what pages need to be shown: stylesheets, images, fonts, scripts, frames; -requisites=false for links only (requisites.enabled)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics on this `addr`ess (metrics_addr)")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (log_level)")
 	fs.StringVar(&f.cluster, "cluster", "", "share the crawl with other processes through this NATS `URL`, such as nats://127.0.0.1:4222 (cluster.url)")
@@ -102,6 +104,8 @@ func (f *crawlFlags) apply(fs *flag.FlagSet, cfg *config.Config) {
 			cfg.Network.AllowPrivate = f.allowPrivate
 		case "text":
 			cfg.Storage.Text = f.text
+		case "requisites":
+			cfg.Requisites.Enabled = f.requisites
 		case "metrics":
 			cfg.MetricsAddr = f.metrics
 		case "log-level":
