@@ -30,7 +30,7 @@ func clusterConfig(k config.Cluster) (cluster.Config, error) {
 		AckWait: time.Duration(k.AckWait),
 		// A process whose report is older than twice its lease counts as dead: its
 		// lease lapsed long before, whatever the clocks' disagreement.
-		Lease: time.Duration(k.Lease), StaleAfter: 2 * time.Duration(k.Lease),
+		Lease: k.EffectiveLease(), StaleAfter: 2 * k.EffectiveLease(),
 	}, nil
 }
 
@@ -539,7 +539,7 @@ func ReadClusterStatus(ctx context.Context, k config.Cluster) (*ClusterStatus, e
 			p.State = "finished"
 		case s.Stopped:
 			p.State = "stopped"
-		case time.Since(s.Updated) > 2*time.Duration(k.Lease):
+		case time.Since(s.Updated) > 2*k.EffectiveLease():
 			p.State = "silent"
 		case s.Idle:
 			p.State = "idle"

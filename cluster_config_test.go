@@ -13,13 +13,15 @@ import (
 // lease and a stale age of twice the lease, and a stable default name.
 func TestClusterConfigConversion(t *testing.T) {
 	for _, tt := range []struct {
-		lease, stale time.Duration
+		every, set, lease, stale time.Duration
 	}{
-		{15 * time.Second, cluster.DefaultStaleAfter},
-		{time.Minute, 2 * time.Minute},
+		{2 * time.Second, 0, 15 * time.Second, cluster.DefaultStaleAfter},
+		{10 * time.Second, 0, 30 * time.Second, time.Minute},
+		{2 * time.Second, time.Minute, time.Minute, 2 * time.Minute},
 	} {
 		k := config.Default().Cluster
-		k.URL, k.Shards, k.ShardCount, k.Lease = "nats://127.0.0.1:4222", "0-3,8", 16, config.Duration(tt.lease)
+		k.URL, k.Shards, k.ShardCount = "nats://127.0.0.1:4222", "0-3,8", 16
+		k.ReportEvery, k.Lease = config.Duration(tt.every), config.Duration(tt.set)
 		got, err := clusterConfig(k)
 		if err != nil {
 			t.Fatal(err)

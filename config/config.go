@@ -235,8 +235,22 @@ type Cluster struct {
 	// last report is older than twice the lease, and that did not say it stopped,
 	// counts as dead: another process may then take its shards over (and the cut-off
 	// one, when it is back, hands them on), and until then its shards hold the crawl's
-	// end. At least 1s and three report intervals, at most 1h. Default 15s.
+	// end. At least 1s and three report intervals, at most 1h. Zero (the default): 15s,
+	// or three report intervals if that is longer (EffectiveLease).
 	Lease Duration `yaml:"lease"`
+}
+
+// DefaultLease is the lease of a Cluster whose Lease is zero, unless three report
+// intervals are longer.
+const DefaultLease = 15 * time.Second
+
+// EffectiveLease is k.Lease, or when it is zero DefaultLease or three report intervals,
+// whichever is longer.
+func (k Cluster) EffectiveLease() time.Duration {
+	if k.Lease != 0 {
+		return time.Duration(k.Lease)
+	}
+	return max(DefaultLease, 3*time.Duration(k.ReportEvery))
 }
 
 // Scope keeps the crawl where its user wants it and out of traps.
@@ -534,7 +548,6 @@ func Default() Config {
 			Replicas:    1,
 			AckWait:     Duration(30 * time.Second),
 			ReportEvery: Duration(2 * time.Second),
-			Lease:       Duration(15 * time.Second),
 		},
 		LogLevel: "info",
 	}

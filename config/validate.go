@@ -143,7 +143,7 @@ func (c *Config) validateCluster(bad func(field string, value any, format string
 	if k.ReportEvery < Duration(100*time.Millisecond) || k.ReportEvery > Duration(time.Minute) {
 		return bad("cluster.report_every", k.ReportEvery, "must be between 100ms and 1m")
 	}
-	if k.Lease < Duration(time.Second) || k.Lease > Duration(time.Hour) || k.Lease < 3*k.ReportEvery {
+	if k.Lease != 0 && (k.Lease < Duration(time.Second) || k.Lease > Duration(time.Hour) || k.Lease < 3*k.ReportEvery) {
 		return bad("cluster.lease", k.Lease, "must be between 1s and 1h, and at least three cluster.report_every (%s)", 3*k.ReportEvery)
 	}
 	return nil
