@@ -35,6 +35,9 @@ const (
 // Millis is a duration written in JSON as a number of milliseconds.
 type Millis time.Duration
 
+// String formats m as a time.Duration does.
+func (m Millis) String() string { return time.Duration(m).String() }
+
 // MarshalJSON writes m in milliseconds, with up to three decimals.
 func (m Millis) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(time.Duration(m).Microseconds()) / 1000)
