@@ -336,7 +336,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 		err = nil
 	}
 	if err == nil {
-		err = c.sortInStaged(runCtx)
+		// Under ctx, not runCtx: a run its time limit stopped sorts its last pages'
+		// links into the queues too, as one that max_pages stopped does.
+		err = c.sortInStaged(ctx)
 	}
 	st := c.front.Stats()
 	c.finalStats.Store(&st)

@@ -36,9 +36,9 @@ func TestCrawlTimeLimit(t *testing.T) {
 	cfg.Politeness.MinDelay = config.Duration(100 * time.Millisecond)
 	cfg.Scope.MaxDuration = config.Duration(300 * time.Millisecond)
 	sum := runCrawl(t, cfg)
-	if !sum.TimeLimitReached || sum.Complete || sum.Queued == 0 {
-		t.Fatalf("first run: TimeLimitReached %v Complete %v Queued %d, want true, false, >0\n%s",
-			sum.TimeLimitReached, sum.Complete, sum.Queued, sum)
+	if !sum.TimeLimitReached || sum.Complete || sum.Queued == 0 || sum.Staged != 0 {
+		t.Fatalf("first run: TimeLimitReached %v Complete %v Queued %d Staged %d, want true, false, >0, 0\n%s",
+			sum.TimeLimitReached, sum.Complete, sum.Queued, sum.Staged, sum)
 	}
 	first := len(readJSONL(t, filepath.Join(dir, "pages.jsonl")))
 	cfg.Scope.MaxDuration = 0
