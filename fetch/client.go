@@ -23,7 +23,7 @@ import (
 type Client struct {
 	opts       Options
 	warnings   []string
-	transport  *http.Transport
+	transport  roundTripper
 	dialer     *dialer
 	headers    []headerRule // from the most general pattern to the most specific
 	auth       []authRule   // likewise
@@ -65,9 +65,11 @@ func New(opts Options) (*Client, error) {
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)
 	t := &http.Transport{
-		Proxy:                  nil, // the dialer tunnels through Options.Proxy itself, to checked addresses
-		DialContext:            d.dial,
-		DialTLSContext:         d.dialTLS,
+		Proxy:       nil, // the dialer tunnels through Options.Proxy itself, to checked addresses
+		DialContext: d.dial,
+		DialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return d.dialTLS(ctx, network, addr, []string{"http/1.1"})
+		},
 		Protocols:              protocols,
 		ForceAttemptHTTP2:      false,
 		TLSNextProto:           map[string]func(string, *tls.Conn) http.RoundTripper{},
@@ -79,15 +81,26 @@ func New(opts Options) (*Client, error) {
 		ResponseHeaderTimeout:  o.HeaderTimeout,
 		MaxResponseHeaderBytes: maxRecordHeader,
 	}
+	var rt roundTripper = t
+	if o.HTTP2 != HTTP2Off {
+		rt = newProtoSwitch(o.HTTP2, d, t)
+	}
 	return &Client{
 		opts:       o,
 		dialer:     d,
 		headers:    headers,
 		auth:       auth,
 		warnings:   warnings,
-		transport:  t,
+		transport:  rt,
 		timeoutErr: fmt.Errorf("whole-request timeout of %v: %w", o.Timeout, context.DeadlineExceeded), // inside an *Error, which names the package
 	}, nil
+}
+
+// roundTripper is the client's transport: an *http.Transport, or a
+// *protoSwitch over two when HTTP/2 is on.
+type roundTripper interface {
+	http.RoundTripper
+	CloseIdleConnections()
 }
 
 // Warnings returns what New found questionable but accepted, such as a
@@ -186,13 +199,18 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 	resp := &Response{URL: target, FinalURL: target, Start: time.Now()}
 	rec := new(recorder)
 	h := new(hop)
+	hreqPath := u.RequestURI()
 	trace := &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
 			cc, ok := info.Conn.(*conn)
 			if !ok {
 				return
 			}
-			cc.rec.Store(rec)
+			if cc.h2 != nil {
+				cc.h2.expect(rec, hreqPath)
+			} else {
+				cc.rec.Store(rec)
+			}
 			h.mu.Lock()
 			h.conn, h.reused = cc, info.Reused
 			h.mu.Unlock()
@@ -227,7 +245,9 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 	hresp, err := c.transport.RoundTrip(hreq)
 	defer func() {
 		h.mu.Lock()
-		if h.conn != nil {
+		if h.conn != nil && h.conn.h2 != nil {
+			h.conn.h2.forget(rec)
+		} else if h.conn != nil {
 			h.conn.rec.CompareAndSwap(rec, nil)
 		}
 		h.mu.Unlock()
@@ -294,6 +314,10 @@ func (c *Client) fetchOne(ctx, parent context.Context, u *url.URL, req *Request,
 		}
 		if cc.remote.IsValid() {
 			resp.RemoteIP = cc.remote.String()
+		}
+		resp.Protocol, resp.TLSVersion = "http/1.1", cc.tlsVersion
+		if cc.h2 != nil {
+			resp.Protocol = "h2"
 		}
 		resp.RawRequest = rec.request()
 		resp.RawHeader = rec.header()
@@ -413,7 +437,11 @@ func rebuildRequest(hreq *http.Request) []byte {
 // wire capture missed.
 func rebuildHeader(hresp *http.Response) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "HTTP/%d.%d %s\r\n", hresp.ProtoMajor, hresp.ProtoMinor, hresp.Status)
+	if hresp.ProtoMajor == 2 {
+		b.WriteString(h2StatusLine(hresp.StatusCode))
+	} else {
+		fmt.Fprintf(&b, "HTTP/%d.%d %s\r\n", hresp.ProtoMajor, hresp.ProtoMinor, hresp.Status)
+	}
 	hresp.Header.Write(&b)
 	b.WriteString("\r\n")
 	return b.Bytes()

@@ -39,11 +39,16 @@ type conn struct {
 	// Set by the dialer before the conn is handed to the transport; read-only after.
 	dns, connect, tls time.Duration
 	remote            netip.Addr // the origin's address; RemoteAddr is the proxy's through a proxy
+	proto             string     // the protocol chosen at ALPN: "h2", "http/1.1" or ""
+	tlsVersion        string     // "tls/1.3" and the like; "" for plain http
+	h2                *h2conn    // the HTTP/2 recording when proto is "h2"
 }
 
 func (c *conn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 {
+	if n > 0 && c.h2 != nil {
+		c.h2.in.feed(p[:n])
+	} else if n > 0 {
 		if r := c.rec.Load(); r != nil {
 			r.read(p[:n])
 		}
@@ -52,6 +57,11 @@ func (c *conn) Read(p []byte) (int, error) {
 }
 
 func (c *conn) Write(p []byte) (int, error) {
+	if c.h2 != nil {
+		// Before the write: the answer may be read before Write returns.
+		c.h2.out.feed(p)
+		return c.Conn.Write(p)
+	}
 	n, err := c.Conn.Write(p)
 	if n > 0 {
 		if r := c.rec.Load(); r != nil {
@@ -256,7 +266,8 @@ func (d *dialer) dialTCP(ctx context.Context, network, addr string) (*conn, erro
 	return c, nil
 }
 
-func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+// dialTLS dials addr and does the TLS handshake offering protos at ALPN.
+func (d *dialer) dialTLS(ctx context.Context, network, addr string, protos []string) (*conn, error) {
 	c, err := d.dialTCP(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -273,7 +284,7 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, e
 		cfg = &tls.Config{}
 	}
 	cfg.ServerName = host
-	cfg.NextProtos = []string{"http/1.1"}
+	cfg.NextProtos = protos
 	tc := tls.Client(c.Conn, cfg)
 	hctx, cancel := context.WithTimeout(ctx, d.tlsTimeout)
 	start := time.Now()
@@ -281,9 +292,30 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, e
 	cancel()
 	if err != nil {
 		tc.Close()
+		if strings.Contains(err.Error(), "no application protocol") {
+			err = fmt.Errorf("%w (the client offered %s at ALPN)", err, strings.Join(protos, " and "))
+		}
 		return nil, &dialError{PhaseTLS, err}
 	}
 	c.tls = time.Since(start)
+	st := tc.ConnectionState()
+	c.proto = st.NegotiatedProtocol
+	c.tlsVersion = tlsVersion(st.Version)
 	c.Conn = tc // record plaintext
 	return c, nil
+}
+
+// tlsVersion names a TLS version as WARC-Protocol does ("tls/1.3").
+func tlsVersion(v uint16) string {
+	switch v {
+	case tls.VersionTLS10:
+		return "tls/1.0"
+	case tls.VersionTLS11:
+		return "tls/1.1"
+	case tls.VersionTLS12:
+		return "tls/1.2"
+	case tls.VersionTLS13:
+		return "tls/1.3"
+	}
+	return ""
 }

@@ -25,6 +25,7 @@ const (
 	DefaultMaxRatio        = 100
 	DefaultMaxConnsPerHost = 2
 	DefaultMaxIdleConns    = 8192
+	DefaultHTTP2           = HTTP2Off
 )
 
 // ErrUserAgent is wrapped by the error [ValidateUserAgent] (and [New]) return for an
@@ -115,6 +116,12 @@ type Options struct {
 	// See [Jar]. Nil sends no cookies.
 	Jar http.CookieJar
 
+	// HTTP2 is HTTP2Off (HTTP/1.1 only), HTTP2Auto (offer h2 and http/1.1 at
+	// ALPN over TLS; the server chooses) or HTTP2On (HTTP/2 over TLS, a server
+	// without it an error). Plain http is HTTP/1.1 in every mode. Empty means
+	// DefaultHTTP2.
+	HTTP2 string
+
 	// MaxConnsPerHost caps connections (active and idle) per scheme+host+port;
 	// zero means 2.
 	MaxConnsPerHost int
@@ -124,7 +131,7 @@ type Options struct {
 	MaxIdleConns int
 
 	// TLSConfig, if not nil, is cloned for every TLS connection (for example to
-	// trust a private root CA). The server name and ALPN ("http/1.1") are always
+	// trust a private root CA). The server name and ALPN (see HTTP2) are always
 	// set by the client. Nil means the system roots and Go's defaults.
 	TLSConfig *tls.Config
 }
@@ -238,6 +245,13 @@ func (o Options) withDefaults() (Options, []string, map[string]string, error) {
 		if *n.v == 0 {
 			*n.v = n.def
 		}
+	}
+	switch o.HTTP2 {
+	case "":
+		o.HTTP2 = DefaultHTTP2
+	case HTTP2Off, HTTP2Auto, HTTP2On:
+	default:
+		return o, nil, nil, fmt.Errorf("fetch: HTTP2 %q: want off, auto or on", o.HTTP2)
 	}
 	for _, t := range o.AcceptTypes {
 		if err := checkMediaRange(t); err != nil {

@@ -66,10 +66,11 @@ type Response struct {
 	// coding removed. This is the payload a WARC response record stores.
 	RawBody []byte
 	// RawRequest is the request as written to the connection: request line and
-	// header, HTTP/1.1 wire bytes.
+	// header, HTTP/1.1 wire bytes (for h2, the HTTP/1.1 form of the fields sent).
 	RawRequest []byte
 	// RawHeader is the status line and header of the final (non-1xx) response,
-	// the bytes as received, up to and including the blank line.
+	// the bytes as received, up to and including the blank line (for h2, the
+	// HTTP/1.1 form of the fields received).
 	RawHeader []byte
 
 	// Truncated reports that RawBody was cut at the body size limit.
@@ -92,6 +93,11 @@ type Response struct {
 
 	// RemoteIP is the IP address of the server the response came from.
 	RemoteIP string
+	// Protocol is the HTTP version on the wire, as WARC-Protocol names it:
+	// "http/1.1" or "h2". An h2 exchange's RawRequest and RawHeader are its
+	// HTTP/1.1 form (see doc.go). TLSVersion is "tls/1.2", "tls/1.3" and the
+	// like over https, "" over plain http.
+	Protocol, TLSVersion string
 	// Timings are the durations of the phases of this response's request.
 	Timings Timings
 	// Start is when this hop began, RequestWritten when its request was fully

@@ -2,7 +2,11 @@ package storage
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
+	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -56,5 +60,46 @@ func TestKeepSecrets(t *testing.T) {
 		if keep && (secrets != 3 || marks != 0) || !keep && (secrets != 0 || marks != 3) {
 			t.Errorf("keep=%v: %d secrets and %d marks in the records:\n%s", keep, secrets, marks, all)
 		}
+	}
+}
+
+// TestProtocols: an exchange's protocols are WARC-Protocol fields of its
+// request and response records, in order, and gowarc reads them.
+func TestProtocols(t *testing.T) {
+	dir := t.TempDir()
+	w := openTest(t, WARCOptions{Dir: dir})
+	ex := exchange("https://a.example/", []byte("hello"), "")
+	ex.Request = []byte("GET / HTTP/1.1\r\nhost: a.example\r\nuser-agent: ExampleBot/1.0\r\n\r\n")
+	ex.ResponseHeader = []byte("HTTP/1.1 200 \r\ncontent-type: text/plain\r\n\r\n")
+	ex.Protocols = []string{"h2", "tls/1.3"}
+	if _, err := w.WriteExchange(context.Background(), ex); err != nil {
+		t.Fatal(err)
+	}
+	ex2 := exchange("https://a.example/other", []byte("x"), "")
+	ex2.Protocols = []string{"h2 bad"}
+	if _, err := w.WriteExchange(context.Background(), ex2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a protocol with a space: got %v, want ErrInvalid", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// gowarc keeps one value per field name: the fields are read from the bytes.
+	var all bytes.Buffer
+	for _, name := range warcFiles(t, dir) {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(&all, zr); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if n := strings.Count(all.String(), "\r\nWARC-Protocol: h2\r\nWARC-Protocol: tls/1.3\r\n"); n != 2 {
+		t.Errorf("%d records with WARC-Protocol h2 then tls/1.3, want the request and the response:\n%s", n, all.String())
 	}
 }

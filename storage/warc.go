@@ -118,6 +118,12 @@ type Exchange struct {
 	// Body is the entity body as received: content-encoding kept, chunked
 	// transfer coding removed.
 	Body []byte
+	// Protocols, when not empty, are written as WARC-Protocol fields of the
+	// request and response (or revisit) records, highest layer first: "h2",
+	// "tls/1.3". An HTTP/2 exchange's Request and ResponseHeader are its
+	// HTTP/1.1 form (the IIPC's "WARC Extensions for HTTP/2"), and these fields
+	// say what it was on the wire.
+	Protocols []string
 	// Truncated says that Body was cut at the fetch's byte limit; the record
 	// then carries WARC-Truncated: length and is never deduplicated.
 	Truncated bool
@@ -501,6 +507,11 @@ func (ex *Exchange) validate() error {
 	default:
 		return fmt.Errorf("storage: %w: exchange kind %q", ErrInvalid, ex.Kind)
 	}
+	for _, p := range ex.Protocols {
+		if p == "" || strings.ContainsAny(p, " \t\r\n") {
+			return fmt.Errorf("storage: %w: protocol %q", ErrInvalid, p)
+		}
+	}
 	if ex.Metadata != nil {
 		return ex.Metadata.validate()
 	}
@@ -616,6 +627,9 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 	if ex.IP != "" {
 		fields = append(fields, field{"WARC-IP-Address", ex.IP})
 	}
+	for _, p := range ex.Protocols {
+		fields = append(fields, field{"WARC-Protocol", p})
+	}
 	fields = append(fields,
 		field{"WARC-Block-Digest", blockDigest(reqHead)},
 		field{"Content-Type", "application/http;msgtype=request"})
@@ -643,6 +657,9 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 	}
 	if ex.IP != "" {
 		fields = append(fields, field{"WARC-IP-Address", ex.IP})
+	}
+	for _, p := range ex.Protocols {
+		fields = append(fields, field{"WARC-Protocol", p})
 	}
 	if loc.Revisit {
 		loc.RefersTo = ref.ID
