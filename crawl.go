@@ -70,6 +70,9 @@ type Crawler struct {
 	links  *linkCache // links handed to the frontier lately (process.go)
 	// reqPolicy is what the requisites section lets in (requisites.go).
 	reqPolicy requisitePolicy
+	jar    *fetch.Jar // cookies by site, kept in DataDir/CookiesName (cookies.go)
+	// startCookies are fetch.cookies_file's, added to the jar when Run opens it.
+	startCookies []fetch.Cookie
 	// refetch decides when a finished page is due again (recrawl.interval).
 	refetch recrawl.Policy
 	// politeness paces each host: when it may be fetched next.
@@ -173,7 +176,11 @@ func New(cfg config.Config) (*Crawler, error) {
 		return nil, &config.Error{Field: "scope", Err: err}
 	}
 	c.scope = scope
-	if c.client, err = newClient(cfg); err != nil {
+	if c.startCookies, err = cfg.Fetch.Cookies(); err != nil {
+		return nil, err
+	}
+	c.jar = fetch.NewJar(c.Now)
+	if c.client, err = newClient(cfg, c.jar); err != nil {
 		return nil, err
 	}
 	htmlOpts := extract.HTMLOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes),
@@ -474,6 +481,9 @@ func (c *Crawler) syncDones(dones int) error {
 // open already.
 func (c *Crawler) open() error {
 	dir := c.cfg.DataDir
+	if err := c.loadCookies(); err != nil {
+		return err
+	}
 	var err error
 	c.politeness = politeness.New(politeness.Options{
 		MinDelay:       minDelay(time.Duration(c.cfg.Politeness.MinDelay)),
@@ -520,6 +530,7 @@ func (c *Crawler) open() error {
 		WET:         c.cfg.Storage.WET,
 		Parquet:     c.parquetDir(dir),
 		CrawlName:   c.cfg.Storage.CrawlName,
+		KeepSecrets: c.cfg.Storage.KeepSecrets,
 		Now:         c.Now,
 	})
 	if err != nil {
@@ -544,7 +555,7 @@ func (c *Crawler) open() error {
 
 // close closes everything open re-entrantly, returning the first error.
 func (c *Crawler) close() error {
-	var errs []error
+	errs := []error{c.saveCookies()}
 	if c.commit != nil {
 		errs = append(errs, c.commit.Close()) // before the files it writes to
 	}
@@ -648,12 +659,13 @@ func residentMap(f config.Frontier) int64 {
 
 // newClient builds the HTTP client of cfg's user_agent, fetch and network sections.
 // A bad value is reported as a *config.Error.
-func newClient(cfg config.Config) (*fetch.Client, error) {
+func newClient(cfg config.Config, jar *fetch.Jar) (*fetch.Client, error) {
 	tlsConfig, err := cfg.Fetch.TLS()
 	if err != nil {
 		return nil, err
 	}
-	client, err := fetch.New(fetch.Options{
+	headers, auth := cfg.Fetch.Access()
+	opts := fetch.Options{
 		UserAgent:      cfg.UserAgent,
 		DialTimeout:    time.Duration(cfg.Fetch.DialTimeout),
 		TLSTimeout:     time.Duration(cfg.Fetch.TLSTimeout),
@@ -666,7 +678,16 @@ func newClient(cfg config.Config) (*fetch.Client, error) {
 		Resolve:        cfg.Network.Resolve,
 		Resolver:       cfg.Network.Resolver,
 		TLSConfig:      tlsConfig,
-	})
+		HTTP2:          cfg.Fetch.HTTP2,
+		Proxy:          cfg.Fetch.Proxy,
+		NoProxy:        cfg.Fetch.NoProxy,
+		Headers:        headers,
+		Auth:           auth,
+	}
+	if jar != nil {
+		opts.Jar = jar // a nil *Jar in the interface would not be nil
+	}
+	client, err := fetch.New(opts)
 	if err != nil {
 		return nil, &config.Error{Field: "user_agent", Value: cfg.UserAgent, Err: err}
 	}

@@ -29,7 +29,20 @@ func exchange(resp *fetch.Response, kind string) *storage.Exchange {
 		Body:           resp.RawBody,
 		Truncated:      resp.Truncated,
 		Kind:           kind,
+		Protocols:      protocols(resp),
 	}
+}
+
+// protocols are the WARC-Protocol fields of an HTTP/2 exchange, whose records hold
+// its HTTP/1.1 form; none for HTTP/1.1, which the records show as it was.
+func protocols(resp *fetch.Response) []string {
+	if resp.Protocol != "h2" {
+		return nil
+	}
+	if resp.TLSVersion == "" {
+		return []string{"h2"}
+	}
+	return []string{"h2", resp.TLSVersion}
 }
 
 // provenance records which robots.txt and which rule allowed a fetch.

@@ -88,7 +88,7 @@ type RobotsClient struct{ client *fetch.Client }
 // NewRobotsClient builds a RobotsClient from cfg's user_agent, fetch and network
 // sections. A bad value is reported as a *config.Error.
 func NewRobotsClient(cfg config.Config) (*RobotsClient, error) {
-	client, err := newClient(cfg)
+	client, err := newClient(cfg, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -342,6 +342,25 @@ type Fetch struct {
 	// InsecureSkipVerify accepts any TLS certificate, unverified: anyone on the path
 	// can then pose as the site. Off by default; when on, every run warns.
 	InsecureSkipVerify bool `yaml:"insecure_skip_verify"`
+	// HTTP2 is "off" (HTTP/1.1 only), "auto" (offer h2 and http/1.1 at ALPN over
+	// TLS; the server chooses) or "on" (HTTP/2 over TLS, required). Plain http is
+	// HTTP/1.1 whatever it says.
+	HTTP2 string `yaml:"http2"`
+	// Proxy is the proxy every request goes through: http://, https:// or
+	// socks5://, with user:password@ if it asks for credentials. The crawler
+	// resolves and checks each address itself and asks the proxy for that address,
+	// so network.allow_private still decides. Empty: direct connections.
+	Proxy string `yaml:"proxy"`
+	// NoProxy lists the hosts reached directly when Proxy is set (see Access).
+	NoProxy []string `yaml:"no_proxy"`
+	// Headers are extra request headers by host pattern: "*" for every host, a
+	// name for it and the names under it, "=name" for that name alone.
+	Headers map[string]map[string]string `yaml:"headers"`
+	// CookiesFile is a Netscape cookies.txt file whose cookies the crawl starts
+	// with (a browser session exported for an archive behind a login).
+	CookiesFile string `yaml:"cookies_file"`
+	// Auth holds credentials by host pattern, sent only to the hosts they match.
+	Auth []Auth `yaml:"auth"`
 }
 
 // Network says which addresses may be reached.
@@ -468,6 +487,10 @@ type Storage struct {
 	WACZ bool `yaml:"wacz"`
 	// Operator names who runs the crawl, for the warcinfo record.
 	Operator string `yaml:"operator"`
+	// KeepSecrets archives the values of Authorization, Cookie and Set-Cookie
+	// fields as sent and received; by default the WARC files hold a fixed mark
+	// instead, so that an archive handed to others leaks no session.
+	KeepSecrets bool `yaml:"keep_secrets"`
 }
 
 // DefaultUserAgent is the User-Agent sent when the configuration names none.
@@ -514,6 +537,7 @@ func Default() Config {
 			MaxBytesInFlight: 32 << 20,
 			MaxAttempts:      3,
 			MaxRedirects:     5,
+			HTTP2:            DefaultHTTP2,
 		},
 		Robots: Robots{
 			UnreachableAttempts: 3,

@@ -34,7 +34,13 @@ func TestExampleConfigIsDefaults(t *testing.T) {
 	if got.Network.Resolve != nil && len(got.Network.Resolve) == 0 {
 		got.Network.Resolve = nil
 	}
-	for _, s := range []*[]string{&got.Scope.Prefixes, &got.Scope.Include, &got.Scope.Exclude, &got.Fetch.AcceptTypes, &got.DedupFrom} {
+	if got.Fetch.Headers != nil && len(got.Fetch.Headers) == 0 {
+		got.Fetch.Headers = nil
+	}
+	if got.Fetch.Auth != nil && len(got.Fetch.Auth) == 0 {
+		got.Fetch.Auth = nil
+	}
+	for _, s := range []*[]string{&got.Scope.Prefixes, &got.Scope.Include, &got.Scope.Exclude, &got.Fetch.AcceptTypes, &got.Fetch.NoProxy, &got.DedupFrom} {
 		if *s != nil && len(*s) == 0 {
 			*s = nil
 		}
@@ -199,6 +205,15 @@ func TestValidate(t *testing.T) {
 		{"huge log batch", "frontier:\n  link_batch: 0\n  log_batch: 20000000", "frontier.log_batch", 3},
 		{"negative link cache", "frontier:\n  link_cache: -1", "frontier.link_cache", 2},
 		{"huge link cache", "frontier:\n  link_cache: 10000001", "frontier.link_cache", 2},
+		{"http2", "fetch:\n  http2: maybe", "fetch.http2", 2},
+		{"proxy scheme", "fetch:\n  proxy: ftp://proxy.test", "fetch.proxy", 2},
+		{"socks5h proxy", "fetch:\n  proxy: socks5h://proxy.test", "fetch.proxy", 2},
+		{"no_proxy alone", "fetch:\n  no_proxy: [a.test]", "fetch.no_proxy", 2},
+		{"no_proxy pattern", "fetch:\n  proxy: http://p.test:3128\n  no_proxy: [\"a.test:80\"]", "fetch.no_proxy", 3},
+		{"header user agent", "fetch:\n  headers:\n    \"*\": {User-Agent: Mozilla}", "fetch.headers", 2},
+		{"header cookie", "fetch:\n  headers:\n    a.test: {Cookie: a=b}", "fetch.headers", 2},
+		{"auth everywhere", "fetch:\n  auth:\n    - {hosts: \"*\", token: t}", "fetch.auth", 2},
+		{"auth empty", "fetch:\n  auth:\n    - {hosts: a.test}", "fetch.auth", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,5 +313,21 @@ func TestParseDepth(t *testing.T) {
 	}
 	if _, err := Parse(strings.NewReader("scope:\n  max_depth: [1]\n")); err == nil {
 		t.Error("Parse(max_depth: [1]): no error")
+	}
+}
+
+func TestAccessSecretsNotQuoted(t *testing.T) {
+	cfg, err := Parse(strings.NewReader("fetch:\n  proxy: gopher://user:hunter2@p.test\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.Validate()
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "user:xxxxx@p.test") {
+		t.Errorf("Validate() = %v, want an error naming the proxy with its password redacted", err)
+	}
+	cfg.Fetch.Proxy = ""
+	cfg.Fetch.CookiesFile = "/nonexistent/cookies.txt"
+	if _, err := cfg.Fetch.Cookies(); !errors.As(err, new(*Error)) || !strings.Contains(err.Error(), "fetch.cookies_file") {
+		t.Errorf("Cookies() of a missing file = %v, want a *Error naming fetch.cookies_file", err)
 	}
 }

@@ -249,6 +249,9 @@ func (c *Config) Validate() error {
 	if f.MaxRedirects < 0 || f.MaxRedirects > 20 {
 		return bad("fetch.max_redirects", f.MaxRedirects, "must be between 0 and 20")
 	}
+	if err := c.validateAccess(); err != nil {
+		return err
+	}
 	for k, v := range c.Network.Resolve {
 		if _, _, err := net.SplitHostPort(k); err != nil {
 			return bad("network.resolve", k, "key must be host:port")

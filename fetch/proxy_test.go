@@ -3,10 +3,8 @@ package fetch
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/politecrawl/crawl/crawltest"
 )
 
 // tinyproxy is Debian's tinyproxy, started on loopback for one test.
@@ -138,126 +138,15 @@ func (tp *tinyproxy) log() string {
 	return strings.Join(tp.lines, "\n")
 }
 
-// socksServer is a SOCKS5 server (RFC 1928, no-auth or RFC 1929
-// username/password) that records what it was asked for and connects anywhere.
-type socksServer struct {
-	ln         net.Listener
-	user, pass string
-
-	mu       sync.Mutex
-	accepted int
-	targets  []string // "ip:port", or "name:port" if a client sent a name
-	wg       sync.WaitGroup
-}
-
-func startSOCKS(t *testing.T, user, pass string) *socksServer {
+// startSOCKS starts the farm's SOCKS5 proxy for one test.
+func startSOCKS(t *testing.T, user, pass string) *crawltest.SOCKS5 {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	s, err := crawltest.StartSOCKS5(user, pass)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &socksServer{ln: ln, user: user, pass: pass}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.mu.Lock()
-			s.accepted++
-			s.mu.Unlock()
-			s.wg.Add(1)
-			go func() {
-				defer s.wg.Done()
-				s.handle(c)
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		s.wg.Wait()
-	})
+	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-func (s *socksServer) addr() string { return s.ln.Addr().String() }
-
-func (s *socksServer) record() (accepted int, targets []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.accepted, append([]string(nil), s.targets...)
-}
-
-func (s *socksServer) handle(c net.Conn) {
-	defer c.Close()
-	var b [262]byte
-	if _, err := io.ReadFull(c, b[:2]); err != nil || b[0] != 5 {
-		return
-	}
-	methods := b[2 : 2+int(b[1])]
-	if _, err := io.ReadFull(c, methods); err != nil {
-		return
-	}
-	want := byte(0)
-	if s.user != "" {
-		want = 2
-	}
-	if !strings.Contains(string(methods), string([]byte{want})) {
-		c.Write([]byte{5, 0xff})
-		return
-	}
-	c.Write([]byte{5, want})
-	if want == 2 {
-		if _, err := io.ReadFull(c, b[:2]); err != nil {
-			return
-		}
-		user := make([]byte, b[1])
-		io.ReadFull(c, user)
-		io.ReadFull(c, b[:1])
-		pass := make([]byte, b[0])
-		io.ReadFull(c, pass)
-		if string(user) != s.user || string(pass) != s.pass {
-			c.Write([]byte{1, 1})
-			return
-		}
-		c.Write([]byte{1, 0})
-	}
-	if _, err := io.ReadFull(c, b[:4]); err != nil || b[1] != 1 {
-		return
-	}
-	var host string
-	switch b[3] {
-	case 1:
-		io.ReadFull(c, b[:4])
-		host = netip.AddrFrom4([4]byte(b[:4])).String()
-	case 4:
-		io.ReadFull(c, b[:16])
-		host = netip.AddrFrom16([16]byte(b[:16])).String()
-	case 3:
-		io.ReadFull(c, b[:1])
-		name := make([]byte, b[0])
-		io.ReadFull(c, name)
-		host = string(name)
-	}
-	io.ReadFull(c, b[:2])
-	target := net.JoinHostPort(host, fmt.Sprint(binary.BigEndian.Uint16(b[:2])))
-	s.mu.Lock()
-	s.targets = append(s.targets, target)
-	s.mu.Unlock()
-	up, err := net.Dial("tcp", target)
-	if err != nil {
-		c.Write([]byte{5, 5, 0, 1, 0, 0, 0, 0, 0, 0})
-		return
-	}
-	defer up.Close()
-	c.Write([]byte{5, 0, 0, 1, 127, 0, 0, 1, 0, 0})
-	go func() {
-		io.Copy(up, c)
-		up.Close()
-	}()
-	io.Copy(c, up)
 }
 
 // origin serves "host=<Host> sni=<server name>" and records nothing else.
@@ -278,7 +167,7 @@ func TestProxyThrough(t *testing.T) {
 	resolve := map[string]string{"www.example.com:80": addr(plain), "www.example.com:443": addr(secure)}
 	for _, tc := range []struct{ name, proxy string }{
 		{"tinyproxy", "http://crawler:s3cret@" + tp.addr},
-		{"socks5", "socks5://crawler:s3cret@" + socks.addr()},
+		{"socks5", "socks5://crawler:s3cret@" + socks.Addr()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, func(o *Options) {
@@ -313,7 +202,7 @@ func TestProxyThrough(t *testing.T) {
 			}
 		})
 	}
-	if _, targets := socks.record(); len(targets) != 2 || targets[0] != addr(plain) || targets[1] != addr(secure) {
+	if targets := socks.Targets(); len(targets) != 2 || targets[0] != addr(plain) || targets[1] != addr(secure) {
 		t.Errorf("SOCKS5 targets = %q, want the two checked addresses %s and %s", targets, addr(plain), addr(secure))
 	}
 	for _, c := range tp.connects() {
@@ -353,7 +242,7 @@ func TestProxyGuard(t *testing.T) {
 	socks := startSOCKS(t, "", "")
 	for _, tc := range []struct{ name, proxy string }{
 		{"tinyproxy", "http://" + tp.addr},
-		{"socks5", "socks5://" + socks.addr()},
+		{"socks5", "socks5://" + socks.Addr()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, func(o *Options) {
@@ -388,7 +277,7 @@ func TestProxyGuard(t *testing.T) {
 			t.Errorf("tinyproxy was asked for %q", c)
 		}
 	}
-	if _, targets := socks.record(); len(targets) == 0 || strings.Join(targets, " ") != strings.TrimSpace(strings.Repeat(addr(allowed)+" ", len(targets))) {
+	if targets := socks.Targets(); len(targets) == 0 || strings.Join(targets, " ") != strings.TrimSpace(strings.Repeat(addr(allowed)+" ", len(targets))) {
 		t.Errorf("SOCKS5 targets = %q, want only %s", targets, addr(allowed))
 	}
 	if n := privateHits.Load(); n != 0 {
@@ -403,7 +292,7 @@ func TestProxyStrict(t *testing.T) {
 	srv, _ := serve(t, origin)
 	c := newClient(t, func(o *Options) {
 		o.AllowPrivate = false
-		o.Proxy = "socks5://" + socks.addr()
+		o.Proxy = "socks5://" + socks.Addr()
 		o.Resolve = map[string]string{"public.test:80": addr(srv)}
 	})
 	for _, u := range []string{srv.URL + "/", "http://public.test/", "http://localhost:1/"} {
@@ -415,11 +304,11 @@ func TestProxyStrict(t *testing.T) {
 	// One allowed fetch through the same proxy (NoProxy is empty, loopback
 	// allowed): the proxy's connections are accepted in order, so by its end
 	// an earlier connection would have been counted.
-	open := newClient(t, func(o *Options) { o.Proxy = "socks5://" + socks.addr() })
+	open := newClient(t, func(o *Options) { o.Proxy = "socks5://" + socks.Addr() })
 	if _, err := open.Fetch(context.Background(), &Request{URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
-	if accepted, _ := socks.record(); accepted != 1 {
+	if accepted := socks.Accepted(); accepted != 1 {
 		t.Errorf("the proxy accepted %d connections, want 1 (the allowed fetch)", accepted)
 	}
 }
@@ -444,8 +333,8 @@ func TestProxyFails(t *testing.T) {
 	cases := []struct{ proxy, want string }{
 		{"http://crawler:hunter2@" + downAddr, "http://crawler:xxxxx@" + downAddr},
 		{"socks5://crawler:hunter2@" + downAddr, "socks5://crawler:xxxxx@" + downAddr},
-		{"socks5://crawler:hunter2@" + socks.addr(), "socks5://crawler:xxxxx@" + socks.addr()},
-		{"socks5://" + socks.addr(), "socks5://" + socks.addr()},
+		{"socks5://crawler:hunter2@" + socks.Addr(), "socks5://crawler:xxxxx@" + socks.Addr()},
+		{"socks5://" + socks.Addr(), "socks5://" + socks.Addr()},
 	}
 	for _, tc := range cases {
 		c := newClient(t, func(o *Options) { o.Proxy = tc.proxy })
@@ -482,7 +371,7 @@ func TestNoProxy(t *testing.T) {
 	socks := startSOCKS(t, "", "")
 	srv, _ := serve(t, origin)
 	c := newClient(t, func(o *Options) {
-		o.Proxy = "socks5://" + socks.addr()
+		o.Proxy = "socks5://" + socks.Addr()
 		o.NoProxy = []string{"direct.test", "127.0.0.0/8"}
 		o.Resolve = map[string]string{"www.direct.test:80": addr(srv), "other.test:80": addr(srv)}
 	})
@@ -491,7 +380,7 @@ func TestNoProxy(t *testing.T) {
 			t.Fatalf("Fetch(%q): %v", u, err)
 		}
 	}
-	if _, targets := socks.record(); len(targets) != 1 || targets[0] != addr(srv) {
+	if targets := socks.Targets(); len(targets) != 1 || targets[0] != addr(srv) {
 		t.Errorf("SOCKS5 targets = %q, want other.test's address alone", targets)
 	}
 }
