@@ -233,3 +233,111 @@ func TestCrawlProxyDown(t *testing.T) {
 		t.Errorf("crawl.log does not name the proxy with its password redacted:\n%s", log)
 	}
 }
+
+// h2Sites are sites whose links are all relative, so that a crawl from https
+// seeds stays on https.
+func h2Sites() []crawltest.Site {
+	return []crawltest.Site{
+		{
+			Host:   "h2news.test",
+			Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /private/\n"},
+			Pages: map[string]*crawltest.Page{
+				"/":          {Links: []string{"/a", "/b", "/private/x"}},
+				"/a":         {Links: []string{"/b", "/c"}, Gzip: true},
+				"/b":         {Links: []string{"/"}, Size: 20000},
+				"/c":         {Links: []string{"/a"}},
+				"/private/x": {Disallowed: true},
+			},
+		},
+		{
+			Host:  "h2shop.test",
+			Pages: map[string]*crawltest.Page{"/": {Links: []string{"/item/1", "/item/2"}}, "/item/1": {}, "/item/2": {Status: 404}},
+		},
+	}
+}
+
+// h2Crawl is a configuration crawling the farm's HTTP/2 listener from https seeds.
+func h2Crawl(t *testing.T, farm *crawltest.Farm, dir, mode string) config.Config {
+	t.Helper()
+	ca, err := farm.ServeHTTP2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, ca, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(farm, dir)
+	cfg.Seeds = nil
+	for _, s := range farm.Seeds() {
+		cfg.Seeds = append(cfg.Seeds, "https://"+strings.TrimPrefix(s, "http://"))
+	}
+	cfg.Network.Resolve = farm.ResolveHTTPS()
+	cfg.Fetch.CAFile = caFile
+	cfg.Fetch.HTTP2 = mode
+	return cfg
+}
+
+// TestCrawlHTTP2: a farm that speaks only HTTP/2 over TLS (HTTP/1.1 refused at
+// ALPN) is crawled whole and politely with fetch.http2 on, every exchange archived
+// in its HTTP/1.1 form with WARC-Protocol h2 and tls/1.3, our CDXJ indexing it;
+// with fetch.http2 off every fetch fails with an error saying what ALPN offered.
+func TestCrawlHTTP2(t *testing.T) {
+	for _, mode := range []string{"on", "auto"} {
+		t.Run(mode, func(t *testing.T) {
+			farm := startFarm(t, h2Sites())
+			dir := t.TempDir()
+			runCrawl(t, h2Crawl(t, farm, dir, mode))
+			auditOK(t, farm, 0)
+			warc := allWARC(t, dir)
+			responses := bytes.Count(warc, []byte("WARC-Type: response\r\n"))
+			h2 := bytes.Count(warc, []byte("\r\nWARC-Protocol: h2\r\nWARC-Protocol: tls/1.3\r\n"))
+			if responses == 0 || h2 != 2*responses {
+				t.Errorf("%d response records, %d records with WARC-Protocol h2 and tls/1.3; want every request and response", responses, h2)
+			}
+			if n := bytes.Count(warc, []byte("\r\n\r\nHTTP/1.1 200 \r\n")); n == 0 {
+				t.Error("no response in HTTP/1.1 form with the status line h2 gives (no reason phrase)")
+			}
+			if bytes.Contains(warc, []byte("HTTP/2")) {
+				t.Error("a record holds an HTTP/2 start line, which the IIPC proposal forbids")
+			}
+			if !bytes.Contains(warc, []byte("GET /a HTTP/1.1\r\nhost: h2news.test\r\nuser-agent: politecrawl")) {
+				t.Error("no request in HTTP/1.1 form with its field names as sent")
+			}
+			lines := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
+			ok := 0
+			for _, l := range lines {
+				if strings.HasPrefix(l["url"].(string), "https://") && l["status"] == float64(200) {
+					ok++
+				}
+			}
+			if ok < 5 {
+				t.Errorf("%d https pages fetched with 200, want the 5 pages: %v", ok, lines)
+			}
+			cdxj, _ := filepath.Glob(filepath.Join(dir, "warc", "*.cdxj"))
+			var index []byte
+			for _, name := range cdxj {
+				b, _ := os.ReadFile(name)
+				index = append(index, b...)
+			}
+			if !bytes.Contains(index, []byte(`"url": "https://h2news.test/a"`)) && !bytes.Contains(index, []byte(`"url":"https://h2news.test/a"`)) {
+				t.Errorf("our CDXJ does not index https://h2news.test/a:\n%s", index)
+			}
+		})
+	}
+	t.Run("off", func(t *testing.T) {
+		farm := startFarm(t, h2Sites())
+		dir := t.TempDir()
+		cfg := h2Crawl(t, farm, dir, "off")
+		cfg.Fetch.MaxAttempts = 1
+		cfg.Robots.UnreachableAttempts = 1
+		runCrawl(t, cfg)
+		if n := len(farm.Requests()); n != 0 {
+			t.Errorf("%d requests reached the h2-only farm over HTTP/1.1", n)
+		}
+		log, _ := os.ReadFile(filepath.Join(dir, "crawl.log"))
+		if !bytes.Contains(log, []byte("no application protocol (the client offered http/1.1 at ALPN)")) {
+			t.Errorf("crawl.log does not say why the h2-only farm was refused:\n%s", log)
+		}
+	})
+}

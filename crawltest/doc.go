@@ -25,8 +25,9 @@
 //
 // # Caveats
 //
-// Only http on port 80 is served: https links and other ports are not farm
-// URLs. Expected assumes every farm host is in the crawler's scope (the
+// Only http on port 80 is served, and https on port 443 once
+// [Farm.ServeHTTP2] has started it (HTTP/2 only); other ports are not farm
+// URLs, and a farm URL is its host and path whatever its scheme. Expected assumes every farm host is in the crawler's scope (the
 // default when every site is a seed). A farm's sites must not be changed
 // after Start.
 package crawltest

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -77,6 +78,9 @@ type Farm struct {
 	busy       map[string]int    // host+path → busy answers, for Page.Busy
 	round      int               // for Page.ChangeEvery; see SetRound
 	sessions   map[string]string // session cookie value → host, for Site.Login
+	h2srv      *http.Server      // the HTTP/2 listener of ServeHTTP2, if started
+	h2addr     string
+	handshakes atomic.Int64 // TLS handshakes begun on the https listener
 	sessionSeq int
 	closed     bool
 	handlers   sync.WaitGroup
@@ -265,8 +269,14 @@ func (f *Farm) Close() error {
 		return nil
 	}
 	f.closed = true
+	h2 := f.h2srv
 	f.mu.Unlock()
 	err := f.srv.Close()
+	if h2 != nil {
+		if err2 := h2.Close(); err == nil {
+			err = err2
+		}
+	}
 	f.handlers.Wait()
 	if err != nil {
 		return fmt.Errorf("crawltest: close: %w", err)
