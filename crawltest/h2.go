@@ -9,6 +9,8 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"math/big"
 	"net"
 	"net/http"
@@ -100,6 +102,7 @@ func (f *Farm) ServeHTTPS(protos ...string) (caPEM []byte, err error) {
 		Protocols:         protocols,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       time.Minute,
+		ErrorLog:          log.New(io.Discard, "", 0), // refused handshakes are the point
 	}
 	f.mu.Lock()
 	f.h2srv, f.h2addr = srv, ln.Addr().String()

@@ -47,6 +47,8 @@ type crawlJob struct {
 	Storage []string
 	// Requisites is requisites.enabled; nil: the engine's default.
 	Requisites *bool
+	// CAFile and HTTP2 are fetch.ca_file and fetch.http2 (the h2 scenario).
+	CAFile, HTTP2 string
 }
 
 // scaleJob opens a frontier built by the parent and measures it.

@@ -53,6 +53,12 @@ func engineConfig(j *crawlJob) config.Config {
 	if j.Requisites != nil {
 		cfg.Requisites.Enabled = *j.Requisites
 	}
+	if j.CAFile != "" {
+		cfg.Fetch.CAFile = j.CAFile
+	}
+	if j.HTTP2 != "" {
+		cfg.Fetch.HTTP2 = j.HTTP2
+	}
 	return cfg
 }
 

@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	go run ./crawltest/cmd/crawlbench [-scenario polite,cpu,scale,resume,hostile] [-short] [-out DIR]
+//	go run ./crawltest/cmd/crawlbench [-scenario polite,cpu,scale,resume,hostile,requisites,h2] [-short] [-out DIR]
 //
 // Scenarios:
 //
@@ -34,6 +34,9 @@
 //     min_delay 50ms, crawled by the engine and then by Debian's wget --page-requisites
 //     --warc-file --wait 0.05: requisites archived, requests, wall time and politeness
 //     violations of each.
+//   - h2: the cpu scenario's farm (without cross-host links) over https, crawled with
+//     fetch.http2 off and then on, each in a child process: pages per second and per
+//     CPU-second, and the TLS handshakes the farm saw, for HTTP/1.1 and for h2.
 //
 // Other flags: -out DIR keeps the data directories and writes results.json and
 // results.md (a table for BENCHMARKS.md) there; -profile adds CPU profiles of the
@@ -102,7 +105,7 @@ func (e *usageError) Is(target error) bool { return target == errUsage }
 var errFailed = errors.New("some scenarios failed")
 
 // scenarioOrder is the order scenarios run in, whatever order -scenario names them.
-var scenarioOrder = []string{"polite", "cpu", "scale", "resume", "hostile", "requisites"}
+var scenarioOrder = []string{"polite", "cpu", "scale", "resume", "hostile", "requisites", "h2"}
 
 // options is the command line.
 type options struct {
@@ -134,7 +137,7 @@ type options struct {
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume, hostile, requisites")
+	list := fs.String("scenario", strings.Join(scenarioOrder, ","), "comma-separated `scenarios` to run: polite, cpu, scale, resume, hostile, requisites, h2")
 	o := &options{}
 	fs.BoolVar(&o.short, "short", false, "small sizes: check that every scenario completes and keeps the politeness audit, judge no figure")
 	fs.StringVar(&o.out, "out", "", "keep data directories, results.json, results.md and profiles in this `dir`ectory (default: a temporary one, removed)")
@@ -172,7 +175,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			known = known || k == s
 		}
 		if !known {
-			return nil, usagef("-scenario: unknown scenario %q (want polite, cpu, scale, resume, hostile or requisites)", s)
+			return nil, usagef("-scenario: unknown scenario %q (want polite, cpu, scale, resume, hostile, requisites or h2)", s)
 		}
 		o.scenarios[s] = true
 	}
@@ -329,6 +332,8 @@ func (b *bench) run(ctx context.Context, name string) *result {
 		err = b.hostile(ctx, r)
 	case "requisites":
 		err = b.requisites(ctx, r)
+	case "h2":
+		err = b.h2Scenario(ctx, r)
 	}
 	r.Elapsed = time.Since(start)
 	if err != nil {
