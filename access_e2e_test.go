@@ -338,7 +338,8 @@ func TestCrawlHTTP2(t *testing.T) {
 			t.Errorf("%d requests reached the h2-only farm over HTTP/1.1", n)
 		}
 		log, _ := os.ReadFile(filepath.Join(dir, "crawl.log"))
-		if !bytes.Contains(log, []byte("no application protocol (the client offered http/1.1 at ALPN)")) {
+		if !bytes.Contains(log, []byte("no application protocol (the client offered http/1.1 at ALPN)")) ||
+			!bytes.Contains(log, []byte("fetch.http2: auto")) {
 			t.Errorf("crawl.log does not say why the h2-only farm was refused:\n%s", log)
 		}
 	})

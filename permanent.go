@@ -25,6 +25,10 @@ const (
 	CertificateUntrusted
 	// NoSuchHost: DNS says the host name does not exist.
 	NoSuchHost
+	// NoCommonProtocol: the server ended the TLS handshake finding no HTTP version
+	// in common with those fetch.http2 offers at ALPN (a server that speaks HTTP/2
+	// only, and fetch.http2 off).
+	NoCommonProtocol
 )
 
 func (c Cause) String() string {
@@ -35,6 +39,8 @@ func (c Cause) String() string {
 		return "TLS certificate not trusted"
 	case NoSuchHost:
 		return "host name does not exist (DNS)"
+	case NoCommonProtocol:
+		return "no HTTP version in common with the server (TLS ALPN)"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
@@ -63,6 +69,8 @@ func permanentFailure(url string, err error) *PermanentError {
 	switch {
 	case errors.Is(err, ErrAddressRefused):
 		return &PermanentError{URL: url, Cause: AddressRefused, Err: err}
+	case errors.Is(err, fetch.ErrALPN):
+		return &PermanentError{URL: url, Cause: NoCommonProtocol, Err: err}
 	case fe.Phase == fetch.PhaseTLS:
 		return &PermanentError{URL: url, Cause: CertificateUntrusted, Err: err}
 	case fe.Phase == fetch.PhaseDNS && errors.As(err, &de) && de.IsNotFound:
@@ -80,6 +88,8 @@ func configFix(c Cause) string {
 		return "trust the site's CA with fetch.ca_file, or, knowing the risk, set fetch.insecure_skip_verify: true"
 	case NoSuchHost:
 		return "check the URL's host name"
+	case NoCommonProtocol:
+		return "a server that speaks HTTP/2 only needs fetch.http2: auto (or on); with fetch.http2: on, one without HTTP/2 needs auto"
 	}
 	return ""
 }

@@ -293,7 +293,7 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string, protos []str
 	if err != nil {
 		tc.Close()
 		if strings.Contains(err.Error(), "no application protocol") {
-			err = fmt.Errorf("%w (the client offered %s at ALPN)", err, strings.Join(protos, " and "))
+			err = &alpnError{err, protos}
 		}
 		return nil, &dialError{PhaseTLS, err}
 	}
@@ -304,6 +304,18 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string, protos []str
 	c.Conn = tc // record plaintext
 	return c, nil
 }
+
+// alpnError is a handshake the server ended for want of a protocol in common.
+type alpnError struct {
+	err     error
+	offered []string
+}
+
+func (e *alpnError) Error() string {
+	return e.err.Error() + " (the client offered " + strings.Join(e.offered, " and ") + " at ALPN)"
+}
+
+func (e *alpnError) Unwrap() []error { return []error{ErrALPN, e.err} }
 
 // tlsVersion names a TLS version as WARC-Protocol does ("tls/1.3").
 func tlsVersion(v uint16) string {

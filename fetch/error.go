@@ -28,6 +28,11 @@ var (
 	ErrScheme = errors.New("fetch: only http and https URLs with a host are fetched")
 	// ErrTooManyRedirects: more than Request.FollowRedirects redirects in a row.
 	ErrTooManyRedirects = errors.New("fetch: too many redirects")
+	// ErrALPN: the server ended the TLS handshake finding no protocol in common
+	// with those the client offered at ALPN (see Options.HTTP2): a server that
+	// speaks HTTP/2 only, refusing http/1.1, or one without HTTP/2 when it is
+	// required.
+	ErrALPN = errors.New("fetch: no protocol in common at ALPN")
 	// ErrRedirectLoop: a followed redirect pointed back to a URL already fetched in
 	// the same chain.
 	ErrRedirectLoop = errors.New("fetch: redirect loop")
@@ -71,8 +76,9 @@ func (e *Error) Timeout() bool { return e.Phase == PhaseTimeout }
 
 // Temporary reports whether the same request may succeed if tried again later:
 // true for timeouts, connection and read failures, DNS failures other than "no
-// such host", TLS failures other than certificate errors, and cancellation; false
-// for policy refusals, redirect loops and certificate errors.
+// such host", TLS failures other than certificate errors and ALPN refusals, and
+// cancellation; false for policy refusals, redirect loops, certificate errors
+// and ALPN refusals.
 func (e *Error) Temporary() bool {
 	switch e.Phase {
 	case PhasePolicy, PhaseRedirect:
@@ -84,7 +90,7 @@ func (e *Error) Temporary() bool {
 		}
 		return true
 	case PhaseTLS:
-		return !isCertError(e.Err)
+		return !isCertError(e.Err) && !errors.Is(e.Err, ErrALPN)
 	}
 	return true
 }

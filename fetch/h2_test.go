@@ -92,7 +92,8 @@ func TestHTTP2(t *testing.T) {
 	off := newClient(t, func(o *Options) { o.HTTP2, o.Resolve, o.TLSConfig = HTTP2Off, resolve, tlsConfig })
 	_, err := off.Fetch(context.Background(), &Request{URL: "https://example.com/"})
 	var fe *Error
-	if !errors.As(err, &fe) || fe.Phase != PhaseTLS || !strings.Contains(err.Error(), "no application protocol (the client offered http/1.1 at ALPN)") {
+	if !errors.As(err, &fe) || fe.Phase != PhaseTLS || !errors.Is(err, ErrALPN) || fe.Temporary() ||
+		!strings.Contains(err.Error(), "no application protocol (the client offered http/1.1 at ALPN)") {
 		t.Errorf("HTTP/2 off against an h2-only server: got %v, want a TLS error saying what ALPN offered", err)
 	}
 }

@@ -107,6 +107,8 @@ func permanentAdvice(e *crawl.PermanentError) string {
 		return "trust the site's CA with fetch.ca_file (in -config), or, knowing the risk, set fetch.insecure_skip_verify: true"
 	case crawl.NoSuchHost:
 		return "check the URL's host name"
+	case crawl.NoCommonProtocol:
+		return "a server that speaks HTTP/2 only needs fetch.http2: auto (in -config); with fetch.http2: on, one without HTTP/2 needs auto"
 	}
 	return ""
 }

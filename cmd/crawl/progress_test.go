@@ -42,6 +42,7 @@ func TestAdviceNamesFlags(t *testing.T) {
 		{crawl.AddressRefused, "-allow-private"},
 		{crawl.CertificateUntrusted, "-config"},
 		{crawl.NoSuchHost, "host name"},
+		{crawl.NoCommonProtocol, "fetch.http2: auto"},
 	} {
 		e := &crawl.PermanentError{URL: "http://a.test/", Cause: tt.cause, Err: fmt.Errorf("fetch: refused")}
 		if got := permanentAdvice(e); !strings.Contains(got, tt.want) {
