@@ -37,10 +37,18 @@ type protoSwitch struct {
 	d      *dialer
 	h1, h2 *http.Transport
 
-	mu     sync.Mutex
-	learnt map[string]string // "host:port" → "h2" or "http/1.1"
-	stash  map[string][]*conn
+	mu      sync.Mutex
+	learnt  map[string]string // "host:port" → "h2" or "http/1.1"
+	stash   map[string][]*conn
+	stashed int // connections in stash
 }
+
+// Bounds of the switch's memory: hosts whose protocol is remembered, and
+// connections waiting for the other transport.
+const (
+	maxLearnt  = 1 << 16
+	maxStashed = 256
+)
 
 // newProtoSwitch returns the switch over h1, with an h2 transport made with
 // the same limits.
@@ -115,12 +123,27 @@ func (s *protoSwitch) known(addr string) string {
 // error that sends the request there.
 func (s *protoSwitch) handOver(addr string, c *conn, proto string) error {
 	s.mu.Lock()
+	if len(s.learnt) >= maxLearnt {
+		clear(s.learnt) // a hint only: a host forgotten is learnt again at its next dial
+	}
 	s.learnt[strings.ToLower(addr)] = proto
 	s.stash[addr] = append(s.stash[addr], c)
+	s.stashed++
 	var extra []*conn
 	if n := len(s.stash[addr]); n > 4 {
 		extra = s.stash[addr][:n-4]
 		s.stash[addr] = s.stash[addr][n-4:]
+		s.stashed -= n - 4
+	}
+	if s.stashed > maxStashed {
+		// Connections the other transport never came for (it had an idle one).
+		for a, cs := range s.stash {
+			if a != addr {
+				extra = append(extra, cs...)
+				s.stashed -= len(cs)
+				delete(s.stash, a)
+			}
+		}
 	}
 	s.mu.Unlock()
 	for _, e := range extra {
@@ -139,6 +162,7 @@ func (s *protoSwitch) take(addr string) *conn {
 	}
 	c := cs[len(cs)-1]
 	s.stash[addr] = cs[:len(cs)-1]
+	s.stashed--
 	if len(s.stash[addr]) == 0 {
 		delete(s.stash, addr)
 	}
@@ -150,7 +174,7 @@ func (s *protoSwitch) dialH1(ctx context.Context, network, addr string) (net.Con
 	if c := s.take(addr); c != nil && c.proto != "h2" {
 		return c, nil
 	} else if c != nil {
-		s.handOver(addr, c, "h2")
+		return nil, s.handOver(addr, c, "h2")
 	}
 	c, err := s.d.dialTLS(ctx, network, addr, s.offer())
 	if err != nil {
@@ -168,7 +192,7 @@ func (s *protoSwitch) dialH2(ctx context.Context, network, addr string) (net.Con
 	if c := s.take(addr); c != nil && c.proto == "h2" {
 		return c, nil
 	} else if c != nil {
-		s.handOver(addr, c, "http/1.1")
+		return nil, s.handOver(addr, c, "http/1.1")
 	}
 	c, err := s.d.dialTLS(ctx, network, addr, s.offer())
 	if err != nil {
@@ -191,7 +215,7 @@ func (s *protoSwitch) CloseIdleConnections() {
 	s.h2.CloseIdleConnections()
 	s.mu.Lock()
 	stash := s.stash
-	s.stash = map[string][]*conn{}
+	s.stash, s.stashed = map[string][]*conn{}, 0
 	s.mu.Unlock()
 	for _, cs := range stash {
 		for _, c := range cs {
