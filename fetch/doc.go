@@ -1,13 +1,16 @@
 // Package fetch turns one URL into one HTTP response, with limits: it GETs over
-// HTTP/1.1, bounds every phase by a deadline and the body by a byte limit,
-// decodes gzip, br and zstd bodies with caps that make compression bombs cheap,
-// refuses non-public addresses at dial time, and returns the exact request and
-// response header bytes for archiving. It retries nothing and decides nothing
-// about politeness or robots.txt: redirects are returned, not followed, unless
-// the request asks (robots.txt fetches do).
+// HTTP/1.1 (or HTTP/2, see Options.HTTP2), bounds every phase by a deadline and
+// the body by a byte limit, decodes gzip, br and zstd bodies with caps that make
+// compression bombs cheap, refuses non-public addresses at dial time (through a
+// proxy too), and returns the exact request and response header bytes for
+// archiving. It retries nothing and decides nothing about politeness or
+// robots.txt: redirects are returned, not followed, unless the request asks
+// (robots.txt fetches do).
 //
 // A [Client] is built once from [Options] and shared by all workers; it keeps a
-// pool of keep-alive connections sized for thousands of hosts.
+// pool of keep-alive connections sized for thousands of hosts. It adds the
+// operator's headers and credentials by host (Options.Headers, Options.Auth) and
+// the cookies of a [Jar], each only to the hosts they belong to.
 //
 // # Wire bytes
 //
@@ -17,7 +20,8 @@
 // Header order, case and spacing are as on the wire. Interim 1xx responses are
 // left out of RawHeader, as net/http leaves them out of the Response. Only if a
 // capture is missing (it should not be) are the bytes rebuilt from the parsed
-// request or response.
+// request or response. Over HTTP/2 the header blocks are decoded from the frames
+// on the wire and given in their HTTP/1.1 form (see h2record.go).
 //
 // # Caveats
 //
