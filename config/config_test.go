@@ -331,3 +331,29 @@ func TestAccessSecretsNotQuoted(t *testing.T) {
 		t.Errorf("Cookies() of a missing file = %v, want a *Error naming fetch.cookies_file", err)
 	}
 }
+
+func TestAccess(t *testing.T) {
+	cfg, err := Parse(strings.NewReader(`fetch:
+  headers:
+    "*": {Accept-Language: en}
+    docs.example.org: {X-Archive: "yes", Accept-Language: fr}
+  auth:
+    - {hosts: "=intranet.example.org", user: ann, password: pw}
+    - {hosts: api.example.org, token: tok}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	headers, auth := cfg.Fetch.Access()
+	if len(headers) != 2 || headers[0].Hosts != "*" || headers[0].Header.Get("Accept-Language") != "en" ||
+		headers[1].Hosts != "docs.example.org" || headers[1].Header.Get("X-Archive") != "yes" {
+		t.Errorf("headers: got %+v", headers)
+	}
+	if len(auth) != 2 || auth[0].Hosts != "=intranet.example.org" || auth[0].Username != "ann" || auth[0].Password != "pw" ||
+		auth[1].Token != "tok" {
+		t.Errorf("auth: got %+v", auth)
+	}
+}
