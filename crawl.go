@@ -70,7 +70,7 @@ type Crawler struct {
 	links  *linkCache // links handed to the frontier lately (process.go)
 	// reqPolicy is what the requisites section lets in (requisites.go).
 	reqPolicy requisitePolicy
-	jar    *fetch.Jar // cookies by site, kept in DataDir/CookiesName (cookies.go)
+	jar       *fetch.Jar // cookies by site, kept in DataDir/CookiesName (cookies.go)
 	// startCookies are fetch.cookies_file's, added to the jar when Run opens it.
 	startCookies []fetch.Cookie
 	// refetch decides when a finished page is due again (recrawl.interval).

@@ -204,7 +204,7 @@ func (s *protoSwitch) dialH2(ctx context.Context, network, addr string) (net.Con
 		return c, nil
 	case s.mode == HTTP2On:
 		c.Close()
-		return nil, &dialError{PhaseTLS, fmt.Errorf("fetch: %s does not speak HTTP/2: it chose %q at ALPN, and HTTP/2 is required", addr, c.proto)}
+		return nil, &dialError{PhaseTLS, fmt.Errorf("%s does not speak HTTP/2: it chose %q at ALPN, and HTTP/2 is required", addr, c.proto)}
 	}
 	return nil, s.handOver(addr, c, "http/1.1")
 }
