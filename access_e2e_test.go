@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -169,33 +170,52 @@ func TestCrawlKeepSecrets(t *testing.T) {
 	}
 }
 
-// TestCrawlThroughProxy: the farm crawled through a SOCKS5 proxy is crawled as
-// politely as directly (the audit), every tunnel is to the farm's checked
-// address, never to a name, and the records name the farm's address, not the
-// proxy's.
+// TestCrawlThroughProxy: the farm crawled through a proxy (a SOCKS5 one, and Debian's
+// tinyproxy for HTTP CONNECT) is crawled as politely as directly (the audit), every
+// tunnel is to the farm's checked address, never to a name, and the records name the
+// farm's address, not the proxy's.
 func TestCrawlThroughProxy(t *testing.T) {
+	t.Run("socks5", func(t *testing.T) {
+		proxy, err := crawltest.StartSOCKS5("crawler", "s3cret")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { proxy.Close() })
+		crawlThroughProxy(t, "socks5://crawler:s3cret@"+proxy.Addr(), proxy.Addr(), proxy.Targets)
+	})
+	t.Run("tinyproxy", func(t *testing.T) {
+		proxy, err := crawltest.StartTinyproxy(t.TempDir(), "crawler", "s3cret")
+		if errors.Is(err, crawltest.ErrNoTinyproxy) && os.Getenv("POLITECRAWL_PROXY") == "" {
+			t.Skip(err, "; .ci/extra runs this test")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { proxy.Close() })
+		crawlThroughProxy(t, "http://crawler:s3cret@"+proxy.Addr(), proxy.Addr(), proxy.Connects)
+	})
+}
+
+// crawlThroughProxy crawls the farm through proxyURL and checks the audit, what the
+// proxy was asked for (targets) and the records.
+func crawlThroughProxy(t *testing.T, proxyURL, proxyAddr string, targets func() []string) {
 	farm := startFarm(t, farmSites())
-	proxy, err := crawltest.StartSOCKS5("crawler", "s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { proxy.Close() })
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	cfg.Fetch.Proxy = "socks5://crawler:s3cret@" + proxy.Addr()
+	cfg.Fetch.Proxy = proxyURL
 	runCrawl(t, cfg)
 	auditOK(t, farm, 0)
-	targets := proxy.Targets()
-	if len(targets) == 0 {
+	asked := targets()
+	if len(asked) == 0 {
 		t.Fatal("the proxy was not used")
 	}
-	for _, tgt := range targets {
+	for _, tgt := range asked {
 		if tgt != farm.Addr() {
 			t.Errorf("the proxy was asked for %q, not the farm's checked address %s", tgt, farm.Addr())
 		}
 	}
 	warc := allWARC(t, dir)
-	proxyIP, _, _ := strings.Cut(proxy.Addr(), ":")
+	proxyIP, _, _ := strings.Cut(proxyAddr, ":")
 	farmIP, _, _ := strings.Cut(farm.Addr(), ":")
 	if proxyIP != farmIP && bytes.Contains(warc, []byte("WARC-IP-Address: "+proxyIP+"\r\n")) {
 		t.Errorf("a record names the proxy's address %s", proxyIP)

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,121 +18,19 @@ import (
 	"github.com/politecrawl/crawl/crawltest"
 )
 
-// tinyproxy is Debian's tinyproxy, started on loopback for one test.
-type tinyproxy struct {
-	addr string
-
-	mu    sync.Mutex
-	cond  *sync.Cond
-	lines []string
-	ended bool
-}
-
-// startTinyproxy runs tinyproxy in the foreground on a free loopback port,
-// with Basic authentication when user is not empty. Without the binary the
+// startTinyproxy runs Debian's tinyproxy on loopback for one test. Without it the
 // test is skipped, unless POLITECRAWL_PROXY is set (as .ci/extra sets it).
-func startTinyproxy(t *testing.T, user, pass string) *tinyproxy {
+func startTinyproxy(t *testing.T, user, pass string) *crawltest.Tinyproxy {
 	t.Helper()
-	bin, err := exec.LookPath("tinyproxy")
-	if err != nil {
-		if os.Getenv("POLITECRAWL_PROXY") != "" {
-			t.Fatalf("POLITECRAWL_PROXY is set but tinyproxy is not installed: %v", err)
-		}
-		t.Skip("tinyproxy not installed (apt-get install tinyproxy-bin); .ci/extra runs this test")
+	tp, err := crawltest.StartTinyproxy(t.TempDir(), user, pass)
+	if errors.Is(err, crawltest.ErrNoTinyproxy) && os.Getenv("POLITECRAWL_PROXY") == "" {
+		t.Skip(err, "; .ci/extra runs this test")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	conf := fmt.Sprintf("Port %d\nListen 127.0.0.1\nTimeout 30\nLogLevel Info\nMaxClients 20\n", port)
-	if user != "" {
-		conf += fmt.Sprintf("BasicAuth %s %s\n", user, pass)
-	}
-	path := filepath.Join(t.TempDir(), "tinyproxy.conf")
-	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-d", "-c", path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tp := &tinyproxy{addr: fmt.Sprintf("127.0.0.1:%d", port)}
-	tp.cond = sync.NewCond(&tp.mu)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			tp.mu.Lock()
-			tp.lines = append(tp.lines, sc.Text())
-			tp.cond.Broadcast()
-			tp.mu.Unlock()
-		}
-		tp.mu.Lock()
-		tp.ended = true
-		tp.cond.Broadcast()
-		tp.mu.Unlock()
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-		cmd.Wait()
-	})
-	if !tp.waitLog("Accepting connections") {
-		t.Fatalf("tinyproxy did not start:\n%s", tp.log())
-	}
+	t.Cleanup(func() { tp.Close() })
 	return tp
-}
-
-// waitLog waits for a log line containing s, until tinyproxy exits or 10 s
-// pass (a bound for a broken run, not a timing).
-func (tp *tinyproxy) waitLog(s string) bool {
-	timer := time.AfterFunc(10*time.Second, func() {
-		tp.mu.Lock()
-		tp.ended = true
-		tp.cond.Broadcast()
-		tp.mu.Unlock()
-	})
-	defer timer.Stop()
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	for i := 0; ; {
-		for ; i < len(tp.lines); i++ {
-			if strings.Contains(tp.lines[i], s) {
-				return true
-			}
-		}
-		if tp.ended {
-			return false
-		}
-		tp.cond.Wait()
-	}
-}
-
-// connects returns the targets of the CONNECT requests logged so far.
-func (tp *tinyproxy) connects() []string {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	var out []string
-	for _, l := range tp.lines {
-		if _, req, ok := strings.Cut(l, "): CONNECT "); ok {
-			out = append(out, strings.TrimSuffix(req, " HTTP/1.1"))
-		}
-	}
-	return out
-}
-
-func (tp *tinyproxy) log() string {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	return strings.Join(tp.lines, "\n")
 }
 
 // startSOCKS starts the farm's SOCKS5 proxy for one test.
@@ -166,7 +61,7 @@ func TestProxyThrough(t *testing.T) {
 	socks := startSOCKS(t, "crawler", "s3cret")
 	resolve := map[string]string{"www.example.com:80": addr(plain), "www.example.com:443": addr(secure)}
 	for _, tc := range []struct{ name, proxy string }{
-		{"tinyproxy", "http://crawler:s3cret@" + tp.addr},
+		{"tinyproxy", "http://crawler:s3cret@" + tp.Addr()},
 		{"socks5", "socks5://crawler:s3cret@" + socks.Addr()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,8 +91,8 @@ func TestProxyThrough(t *testing.T) {
 					strings.Contains(string(resp.RawRequest), "Proxy-") {
 					t.Errorf("Fetch(%q) RawRequest = %q, want the origin-form request alone", u, resp.RawRequest)
 				}
-				if tc.name == "tinyproxy" && !tp.waitLog("CONNECT "+target+" ") {
-					t.Errorf("tinyproxy logged no CONNECT %s:\n%s", target, tp.log())
+				if tc.name == "tinyproxy" && !tp.WaitLog("CONNECT "+target+" ") {
+					t.Errorf("tinyproxy logged no CONNECT %s:\n%s", target, tp.Log())
 				}
 			}
 		})
@@ -205,7 +100,7 @@ func TestProxyThrough(t *testing.T) {
 	if targets := socks.Targets(); len(targets) != 2 || targets[0] != addr(plain) || targets[1] != addr(secure) {
 		t.Errorf("SOCKS5 targets = %q, want the two checked addresses %s and %s", targets, addr(plain), addr(secure))
 	}
-	for _, c := range tp.connects() {
+	for _, c := range tp.Connects() {
 		if c != addr(plain) && c != addr(secure) {
 			t.Errorf("tinyproxy was asked for %q, not a checked address", c)
 		}
@@ -241,7 +136,7 @@ func TestProxyGuard(t *testing.T) {
 	tp := startTinyproxy(t, "", "")
 	socks := startSOCKS(t, "", "")
 	for _, tc := range []struct{ name, proxy string }{
-		{"tinyproxy", "http://" + tp.addr},
+		{"tinyproxy", "http://" + tp.Addr()},
 		{"socks5", "socks5://" + socks.Addr()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -272,7 +167,7 @@ func TestProxyGuard(t *testing.T) {
 	}
 	// Every proxy request was for the allowed origin: the two redirects' first
 	// hops and the last fetch (the keep-alive connection may serve several).
-	for _, c := range tp.connects() {
+	for _, c := range tp.Connects() {
 		if c != addr(allowed) {
 			t.Errorf("tinyproxy was asked for %q", c)
 		}
@@ -358,10 +253,10 @@ func TestProxyFails(t *testing.T) {
 func TestProxyTinyproxyAuth(t *testing.T) {
 	tp := startTinyproxy(t, "crawler", "s3cret")
 	srv, _ := serve(t, origin)
-	c := newClient(t, func(o *Options) { o.Proxy = "http://crawler:wrong@" + tp.addr })
+	c := newClient(t, func(o *Options) { o.Proxy = "http://crawler:wrong@" + tp.Addr() })
 	_, err := c.Fetch(context.Background(), &Request{URL: srv.URL + "/"})
 	var fe *Error
-	if !errors.As(err, &fe) || fe.Phase != PhaseProxy || !strings.Contains(err.Error(), "http://crawler:xxxxx@"+tp.addr) ||
+	if !errors.As(err, &fe) || fe.Phase != PhaseProxy || !strings.Contains(err.Error(), "http://crawler:xxxxx@"+tp.Addr()) ||
 		!strings.Contains(err.Error(), "401 Unauthorized") || strings.Contains(err.Error(), "wrong") {
 		t.Errorf("got %v, want a proxy *Error naming the proxy and its 401 (tinyproxy's answer to a wrong password)", err)
 	}
