@@ -1,6 +1,6 @@
 // Package extract finds what a fetched document points to and what it says about
 // itself: links, page requisites, metadata, robots directives and main text of HTML
-// pages (parsed with goquery), URLs of sitemaps and feeds, and the canonical form
+// pages (parsed with golang.org/x/net/html), URLs of sitemaps and feeds, and the canonical form
 // every URL takes before it reaches the frontier, with the scope rules that keep a
 // crawl where its user wants it.
 //

@@ -29,18 +29,9 @@ const SimHashNear = 6
 // has the SimHash 0. Markup is not read: pass the main text, in which the page's
 // boilerplate does not weigh.
 func TextSimHash(text string) SimHash {
-	var counts [64]int32
+	var v simhashVotes
 	var window [3]uint64 // hashes of the last three words
 	n := 0
-	add := func(h uint64) {
-		for b := range 64 {
-			if h&(1<<b) != 0 {
-				counts[b]++
-			} else {
-				counts[b]--
-			}
-		}
-	}
 	for i := 0; i < len(text); {
 		w, next := simhashWord(text, i)
 		i = next
@@ -49,18 +40,63 @@ func TextSimHash(text string) SimHash {
 		}
 		window[0], window[1], window[2] = window[1], window[2], w
 		if n++; n >= 3 {
-			add(simhashMix(window[0]*31*31 + window[1]*31 + window[2]))
+			v.add(simhashMix(window[0]*31*31 + window[1]*31 + window[2]))
 		}
 	}
 	switch n {
 	case 0:
 		return 0
 	case 1, 2:
-		add(simhashMix(window[0]*31*31 + window[1]*31 + window[2]))
+		v.add(simhashMix(window[0]*31*31 + window[1]*31 + window[2]))
 	}
+	return v.sum()
+}
+
+// simhashVotes counts, for each of the 64 bits, the shingle hashes that have it set.
+// A hash adds to eight counters at once: byte k of acc[j] counts bit 8j+k, through
+// simhashSpread, and the bytes are emptied into ones before they can overflow.
+type simhashVotes struct {
+	acc    [8]uint64
+	ones   [64]int32
+	inAcc  int // hashes in acc
+	hashes int32
+}
+
+// simhashSpread[b] has byte k set to bit k of b.
+var simhashSpread = func() (t [256]uint64) {
+	for b := range t {
+		for k := range 8 {
+			t[b] |= uint64(b>>k&1) << (8 * k)
+		}
+	}
+	return t
+}()
+
+func (v *simhashVotes) add(h uint64) {
+	for j := range 8 {
+		v.acc[j] += simhashSpread[byte(h>>(8*j))]
+	}
+	v.hashes++
+	if v.inAcc++; v.inAcc == 255 {
+		v.flush()
+	}
+}
+
+func (v *simhashVotes) flush() {
+	for j, a := range v.acc {
+		for k := range 8 {
+			v.ones[8*j+k] += int32(byte(a >> (8 * k)))
+		}
+	}
+	v.acc, v.inAcc = [8]uint64{}, 0
+}
+
+// sum sets the bits that more than half of the hashes have.
+func (v *simhashVotes) sum() SimHash {
+	v.flush()
 	var h SimHash
-	for b, c := range counts {
-		if c > 0 {
+	for b, c := range v.ones {
+		if 2*c > v.hashes {
 			h |= 1 << b
 		}
 	}
