@@ -9,6 +9,7 @@
 //	crawl status -cluster URL   every process of a crawl shared through NATS
 //	crawl robots [flags] URL... explain robots.txt decisions
 //	crawl verify [-data DIR]    check the WARC files and pages.jsonl for damage
+//	crawl extract [-url URL] FILE|-  what a crawl extracts from one HTML file, as JSON
 //	crawl audit [flags] PATH... check from WARC files (a data directory, a WACZ) that a
 //	                            crawl was polite; exit status 1 on a violation
 //	crawl help                  list every sub-command
