@@ -44,7 +44,7 @@ func textFromTree(doc *html.Node, base *canonParts, opts HTMLOptions) string {
 		w.out.brk(2)
 		w.write(t.nodes[i])
 	}
-	return w.out.b.String()
+	return string(w.out.b)
 }
 
 // textDisplayNone reports whether an inline style says display:none.

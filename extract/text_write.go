@@ -54,7 +54,7 @@ func (w *textWalker) write(n *html.Node) {
 		return
 	}
 	if w.t.gone(n) || !w.roots[n] && w.prune(n) {
-		if w.headParent != nil && w.out.b.Len() == w.head[1] {
+		if w.headParent != nil && len(w.out.b) == w.head[1] {
 			w.headPruned = true // what followed the heading was boilerplate
 		}
 		return
@@ -75,14 +75,14 @@ func (w *textWalker) write(n *html.Node) {
 		return
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		w.block(2)
-		start := w.out.b.Len()
+		start := len(w.out.b)
 		if md && w.cell == 0 {
 			w.out.marker(strings.Repeat("#", textHeadingLevel(a)) + " ")
 		}
 		w.children(n)
 		w.block(2)
 		if w.cell == 0 {
-			w.head, w.headParent, w.headPruned = [2]int{start, w.out.b.Len()}, n.Parent, false
+			w.head, w.headParent, w.headPruned = [2]int{start, len(w.out.b)}, n.Parent, false
 		}
 		return
 	case atom.Ul, atom.Ol:
@@ -143,7 +143,7 @@ func (w *textWalker) write(n *html.Node) {
 		w.children(n)
 	}
 	if w.headParent == n {
-		if w.headPruned && w.out.b.Len() == w.head[1] {
+		if w.headPruned && len(w.out.b) == w.head[1] {
 			w.out.truncate(w.head[0])
 		}
 		w.headParent = nil
@@ -200,7 +200,7 @@ func (w *textWalker) codeBlock(n *html.Node) {
 		w.out.brk(1)
 	}
 	w.pre++
-	start := w.out.b.Len()
+	start := len(w.out.b)
 	w.children(n)
 	w.pre--
 	w.out.trimRight(start)
@@ -365,7 +365,7 @@ func textDataTable(n *html.Node) bool {
 // collapses to one space; brk ends a line, and in Markdown a paragraph with a blank
 // line. The bytes kept never end inside a character.
 type textOut struct {
-	b      strings.Builder
+	b      []byte
 	max    int
 	md     bool
 	prefix string // starts every Markdown line
@@ -418,8 +418,8 @@ func (o *textOut) text(s string) {
 // word writes s, which holds no white space, after a space when white space came
 // before it on the line.
 func (o *textOut) word(s string) {
-	if o.space && o.brks == 0 && o.b.Len() > 0 {
-		if last := o.b.String()[o.b.Len()-1]; last != ' ' && last != '\n' && last != '\t' {
+	if o.space && o.brks == 0 && len(o.b) > 0 {
+		if last := o.b[len(o.b)-1]; last != ' ' && last != '\n' && last != '\t' {
 			o.put(" ")
 		}
 	}
@@ -436,11 +436,11 @@ func (o *textOut) raw(s string) {
 			o.put(line)
 		}
 		if nl {
-			if o.b.Len() == 0 {
+			if len(o.b) == 0 {
 				o.brks = 0
 			} else {
-				o.b.WriteByte('\n')
-				o.b.WriteString(o.prefix)
+				o.b = append(o.b, '\n')
+				o.b = append(o.b, o.prefix...)
 			}
 		}
 		s = rest
@@ -449,47 +449,41 @@ func (o *textOut) raw(s string) {
 
 // put writes s after any break asked for, cutting at max.
 func (o *textOut) put(s string) {
-	if o.brks > 0 && o.b.Len() > 0 {
+	if o.brks > 0 && len(o.b) > 0 {
 		sep := "\n"
 		if o.brks == 2 && o.md {
 			sep = "\n\n"
 		}
-		if o.b.Len()+len(sep)+len(o.prefix) > o.max {
+		if len(o.b)+len(sep)+len(o.prefix) > o.max {
 			o.full = true
 			return
 		}
-		o.b.WriteString(sep)
-		o.b.WriteString(o.prefix)
+		o.b = append(o.b, sep...)
+		o.b = append(o.b, o.prefix...)
 	}
 	o.brks, o.hold = 0, false
-	if o.b.Len()+len(s) > o.max {
-		s = htmlCut(s, o.max-o.b.Len())
+	if len(o.b)+len(s) > o.max {
+		s = htmlCut(s, o.max-len(o.b))
 		o.full = true
 	}
-	o.b.WriteString(s)
+	o.b = append(o.b, s...)
 }
 
 // truncate takes back what was written after the first n bytes.
 func (o *textOut) truncate(n int) {
-	if n < o.b.Len() {
-		s := o.b.String()[:n]
-		o.b.Reset()
-		o.b.WriteString(s)
+	if n < len(o.b) {
+		o.b = o.b[:n]
 		o.full = false
 	}
 }
 
 // trimRight drops the white space written since start at the end of the text.
 func (o *textOut) trimRight(start int) {
-	s := o.b.String()
-	k := len(s)
-	for k > start && textSpaceByte(s[k-1]) {
+	k := len(o.b)
+	for k > start && textSpaceByte(o.b[k-1]) {
 		k--
 	}
-	if k < len(s) {
-		o.b.Reset()
-		o.b.WriteString(s[:k])
-	}
+	o.b = o.b[:k]
 }
 
 func textSpaceByte(c byte) bool {
