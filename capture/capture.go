@@ -156,21 +156,37 @@ type ref struct {
 // HTML and CSS documents), never a body. It is not safe for concurrent use.
 type Reader struct {
 	opts     Options
-	info     map[string]string // the first warcinfo record's fields
-	captured map[string]int    // archived URL: best HTTP status (revisits count as 200)
-	docs     map[string][]ref  // 2xx response URL: the requisites it names
-	asCSS    map[string][]ref  // 2xx response URL of no declared type of its own: its requisites read as a stylesheet
-	order    []string          // HTML documents, in the order archived
-	html     map[string]bool   // HTML documents
-	reqDoc   map[string]bool   // URLs whose pages-line marks them a requisite
-	revisits []string          // HTML pages archived only as revisits, for Unread
-	skipped  map[string]string // URL: the last skipped.jsonl reason
+	info     map[string]string   // the first warcinfo record's fields
+	captured map[string]int      // archived URL: best HTTP status (revisits count as 200)
+	docs     map[string][]ref    // 2xx response URL: the requisites it names
+	asCSS    map[string][]ref    // 2xx response URL of no declared type of its own: its requisites read as a stylesheet
+	order    []string            // HTML documents, in the order archived
+	html     map[string]bool     // HTML documents
+	reqDoc   map[string]bool     // URLs whose pages-line marks them a requisite
+	ordered  map[string]bool     // the URLs in order
+	origin   map[string]location // WARC-Record-ID of an HTML or CSS response: where it is
+	pending  []pending           // revisits of those, to derive at the end
+	file     string              // the WARC file being read by ReadDir; "" for ReadWARC
+	skipped  map[string]string   // URL: the last skipped.jsonl reason
+}
+
+// location is where a record starts.
+type location struct {
+	file   string
+	offset int64
+}
+
+// pending is a revisit record of a 2xx HTML or CSS response, its body in the record
+// at.
+type pending struct {
+	key, uri string
+	at       location
 }
 
 // New returns a Reader with opts.
 func New(opts Options) *Reader {
 	return &Reader{opts: opts, captured: map[string]int{}, docs: map[string][]ref{}, asCSS: map[string][]ref{},
-		html: map[string]bool{}, reqDoc: map[string]bool{}, skipped: map[string]string{}}
+		html: map[string]bool{}, ordered: map[string]bool{}, origin: map[string]location{}, reqDoc: map[string]bool{}, skipped: map[string]string{}}
 }
 
 // key is the form of a URL the report compares: as the crawler stores a requisite
@@ -184,7 +200,9 @@ func key(raw string) string {
 }
 
 // ReadDir reads a crawl's data directory: every WARC file under DIR/warc in name
-// order, then DIR/skipped.jsonl if there is one.
+// order, then DIR/skipped.jsonl if there is one. The record a revisit of an HTML or
+// CSS document refers to is read again, at its offset, for the revisit's
+// requisites.
 func (r *Reader) ReadDir(dir string) error {
 	var files []string
 	for _, pat := range []string{"*.warc.gz", "*.warc"} {
@@ -196,9 +214,15 @@ func (r *Reader) ReadDir(dir string) error {
 	}
 	slices.Sort(files)
 	for _, name := range files {
-		if err := r.readFile(name, r.ReadWARC); err != nil {
+		r.file = name
+		err := r.readFile(name, r.ReadWARC)
+		r.file = ""
+		if err != nil {
 			return err
 		}
+	}
+	if err := r.resolve(); err != nil {
+		return err
 	}
 	err := r.readFile(filepath.Join(dir, "skipped.jsonl"), r.ReadSkipped)
 	if errors.Is(err, os.ErrNotExist) {
@@ -230,7 +254,9 @@ func (r *Reader) ReadSkipped(rd io.Reader) error {
 
 // ReadWARC reads the records of one WARC file (see storage.ReadRecords). A torn
 // record at the end of a killed crawl's last file ends the file without error; other
-// damage is an error.
+// damage is an error. A page or stylesheet archived as a revisit has its body in
+// the record it refers to, which only ReadDir, knowing the files, reads again: read
+// by ReadWARC alone such a page is counted in Report.Unread.
 func (r *Reader) ReadWARC(rd io.Reader) error {
 	err := storage.ReadRecords(rd, r.record)
 	var re *storage.ReadError
@@ -293,52 +319,126 @@ func (r *Reader) response(rec *storage.Record, revisit bool) error {
 	if old, ok := r.captured[u]; !ok || archivedStatus(status) && !archivedStatus(old) {
 		r.captured[u] = status
 	}
-	ct := resp.Header.Get("Content-Type")
-	if revisit {
-		if _, seen := r.docs[u]; !seen && status/100 == 2 && isHTML(ct, nil) && !slices.Contains(r.revisits, u) {
-			r.revisits = append(r.revisits, u)
-		}
-		return nil
-	}
 	if status/100 != 2 {
 		return nil
 	}
 	if _, seen := r.docs[u]; seen {
 		return nil // a later capture of the same URL (a recrawl): the first one is reported
 	}
+	if revisit {
+		// The body is in the record this one refers to: read again at the end of
+		// ReadDir, resolved against this URL, as the crawler read the body it got.
+		if isHTML(resp.Header.Get("Content-Type"), nil) {
+			r.page(u)
+		}
+		if at, ok := r.origin[rec.Get("WARC-Refers-To")]; ok {
+			r.pending = append(r.pending, pending{key: u, uri: uri, at: at})
+		}
+		return nil
+	}
 	body, err := readBody(resp)
 	if err != nil {
 		return nil // an undecodable body: the crawler found nothing in it either
 	}
+	if r.derive(u, uri, resp.Header, body) && r.file != "" {
+		r.origin[rec.Get("WARC-Record-ID")] = location{file: r.file, offset: rec.Offset}
+	}
+	return nil
+}
+
+// page notes an HTML page in the order archived.
+func (r *Reader) page(u string) {
+	if !r.ordered[u] {
+		r.ordered[u] = true
+		r.order = append(r.order, u)
+	}
+}
+
+// derive records the requisites the 2xx response body of uri names, and reports
+// whether it is a document that names any by its body (HTML or CSS).
+func (r *Reader) derive(u, uri string, header http.Header, body []byte) (document bool) {
+	if _, seen := r.docs[u]; seen {
+		return false
+	}
 	base, err := url.Parse(uri)
 	if err != nil {
-		return nil
+		return false
 	}
 	opts := extract.RequisiteOptions{MaxHTMLBytes: r.opts.MaxHTMLBytes}
+	ct := header.Get("Content-Type")
 	var found *extract.Requisites
 	switch {
 	case isHTML(ct, body):
-		found, err = extract.HTMLRequisites(base, resp.Header, body, opts)
+		found, err = extract.HTMLRequisites(base, header, body, opts)
 		if err == nil {
 			r.html[u] = true
-			r.order = append(r.order, u)
+			r.page(u)
 		}
+		document = true
 	case isCSS(ct):
-		found, err = extract.CSSRequisites(base, resp.Header, body, opts)
+		found, err = extract.CSSRequisites(base, header, body, opts)
+		document = true
 	default:
-		found, err = extract.LinkHeaderRequisites(base, resp.Header)
+		found, err = extract.LinkHeaderRequisites(base, header)
 		if maybeCSS(ct) {
 			// The crawler reads a requisite fetched as a stylesheet as one unless
 			// it says it is HTML; kept apart, for when a page names it so.
-			if css, err := extract.CSSRequisites(base, resp.Header, body, opts); err == nil {
+			if css, err := extract.CSSRequisites(base, header, body, opts); err == nil {
 				r.asCSS[u] = refs(css)
+				document = true
 			}
 		}
 	}
 	if err != nil {
-		return nil
+		return false
 	}
 	r.docs[u] = refs(found)
+	return document
+}
+
+// errFirst stops ReadRecords after the record it wanted.
+var errFirst = errors.New("capture: first record read")
+
+// resolve derives the requisites of the revisits whose bodies are in records read
+// before, each read again at its offset.
+func (r *Reader) resolve() error {
+	open := map[string]*os.File{}
+	defer func() {
+		for _, f := range open {
+			f.Close()
+		}
+	}()
+	for _, p := range r.pending {
+		if _, seen := r.docs[p.key]; seen {
+			continue
+		}
+		f := open[p.at.file]
+		if f == nil {
+			var err error
+			if f, err = os.Open(p.at.file); err != nil {
+				return err
+			}
+			open[p.at.file] = f
+		}
+		err := storage.ReadRecords(io.NewSectionReader(f, p.at.offset, 1<<62), func(rec *storage.Record) error {
+			block, err := io.ReadAll(io.LimitReader(rec.Block, maxBlock))
+			if err != nil {
+				return err
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
+			if err != nil {
+				return errFirst
+			}
+			if body, err := readBody(resp); err == nil {
+				r.derive(p.key, p.uri, resp.Header, body)
+			}
+			return errFirst
+		})
+		if err != nil && !errors.Is(err, errFirst) {
+			return fmt.Errorf("capture: %s at byte %d: %w", p.at.file, p.at.offset, err)
+		}
+	}
+	r.pending = nil
 	return nil
 }
 
@@ -485,6 +585,10 @@ func (r *Reader) Report() *Report {
 		if r.reqDoc[u] {
 			continue // a frame's document: reported with its page
 		}
+		if !r.html[u] {
+			rep.Unread++ // a revisit of a record not read
+			continue
+		}
 		p := Page{URL: u}
 		seen := map[string]bool{u: true}
 		level := r.docs[u]
@@ -521,11 +625,6 @@ func (r *Reader) Report() *Report {
 		rep.Totals.Excluded += p.Excluded
 		rep.Totals.Missing += p.Missing
 		rep.PageReports = append(rep.PageReports, p)
-	}
-	for _, u := range r.revisits {
-		if _, ok := r.docs[u]; !ok {
-			rep.Unread++
-		}
 	}
 	for _, st := range distinct {
 		rep.Distinct.add(st)

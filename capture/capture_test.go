@@ -294,3 +294,55 @@ func TestReportSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisitDocuments checks that a page or stylesheet archived as a revisit (the
+// same body as a record before it) has its requisites read from that record's body,
+// resolved against its own URL as the crawler resolved them.
+func TestRevisitDocuments(t *testing.T) {
+	html := `<html><head><link rel=stylesheet href="s.css"></head><body><img src="i.png"></body></html>`
+	css := `body { background: url(bg.png) }`
+	exs := []fetched{
+		{url: "http://a.test/x/", status: "200 OK", ctype: "text/html", body: html},
+		{url: "http://a.test/x/s.css", status: "200 OK", ctype: "text/css", requisite: "stylesheet", body: css},
+		{url: "http://a.test/x/i.png", status: "200 OK", ctype: "image/png", requisite: "image", body: "x image"},
+		{url: "http://a.test/x/bg.png", status: "200 OK", ctype: "image/png", requisite: "image", body: "x bg"},
+		{url: "http://a.test/y/", status: "200 OK", ctype: "text/html", body: html},
+		{url: "http://a.test/y/s.css", status: "200 OK", ctype: "text/css", requisite: "stylesheet", body: css},
+		{url: "http://a.test/y/i.png", status: "200 OK", ctype: "image/png", requisite: "image", body: "y image"},
+	}
+	dir := crawlDir(t, nil, exs, nil)
+	if n := revisits(t, dir); n != 2 {
+		t.Fatalf("%d revisit records written, want 2 (/y/ and /y/s.css)", n)
+	}
+	rep, err := capture.ReadDir(dir, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pages != 2 || rep.Unread != 0 {
+		t.Fatalf("%d pages reported, %d unread; want 2 and 0", rep.Pages, rep.Unread)
+	}
+	if got, want := statuses(rep.PageReports[0]), []string(nil); !slices.Equal(got, want) {
+		t.Errorf("%s:\n\tgot  %q\n\twant %q", rep.PageReports[0].URL, got, want)
+	}
+	if got, want := statuses(rep.PageReports[1]), []string{"missing http://a.test/y/bg.png h2"}; !slices.Equal(got, want) {
+		t.Errorf("%s:\n\tgot  %q\n\twant %q", rep.PageReports[1].URL, got, want)
+	}
+	// Read record by record without the files (ReadWARC), a revisit's body is not
+	// found: the page is counted unread.
+	r := capture.New(capture.Options{})
+	files, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"))
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = r.ReadWARC(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rep := r.Report(); rep.Pages != 1 || rep.Unread != 1 {
+		t.Errorf("ReadWARC: %d pages, %d unread; want 1 and 1", rep.Pages, rep.Unread)
+	}
+}

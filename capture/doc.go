@@ -12,8 +12,8 @@
 //
 // # Caveats
 //
-// A page archived only as a revisit of a record in another crawl has no body here:
-// it is counted (Report.Unread), not reported. Off-host requisites that a crawl with
+// A page archived only as a revisit of a record in another crawl (dedup_from) has no
+// body here: it is counted (Report.Unread), not reported. Off-host requisites that a crawl with
 // requisites.other_hosts off refused are not in skipped.jsonl, so they show as
 // missing.
 package capture
