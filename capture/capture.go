@@ -63,6 +63,20 @@ type Options struct {
 	MaxHTMLBytes int
 }
 
+// ParseKinds returns the kinds named, as the configuration's requisites.kinds
+// names them (see extract.ParseKind); never nil.
+func ParseKinds(names []string) ([]extract.Kind, error) {
+	ks := []extract.Kind{}
+	for _, name := range names {
+		k, err := extract.ParseKind(name)
+		if err != nil {
+			return nil, err
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
 // Counts counts requisites by status.
 type Counts struct {
 	Found    int `json:"found"`
@@ -126,6 +140,9 @@ type Report struct {
 	// of a record not in these files, whose requisites cannot be derived.
 	Pages  int `json:"pages"`
 	Unread int `json:"unread,omitempty"`
+	// Damaged counts the WARC files read only up to a damaged record (not a torn
+	// end, which a killed crawl leaves): what follows the damage is not reported.
+	Damaged int `json:"damaged,omitempty"`
 	// Totals counts each page's requisites (a stylesheet of ten pages counts ten
 	// times); Distinct counts each requisite URL once.
 	Totals   Counts `json:"totals"`
@@ -167,6 +184,7 @@ type Reader struct {
 	origin   map[string]location // WARC-Record-ID of an HTML or CSS response: where it is
 	pending  []pending           // revisits of those, to derive at the end
 	file     string              // the WARC file being read by ReadDir; "" for ReadWARC
+	damaged  int                 // files read up to damage
 	skipped  map[string]string   // URL: the last skipped.jsonl reason
 }
 
@@ -254,13 +272,16 @@ func (r *Reader) ReadSkipped(rd io.Reader) error {
 
 // ReadWARC reads the records of one WARC file (see storage.ReadRecords). A torn
 // record at the end of a killed crawl's last file ends the file without error; other
-// damage is an error. A page or stylesheet archived as a revisit has its body in
+// damage ends it too, counted in Report.Damaged. A page or stylesheet archived as a revisit has its body in
 // the record it refers to, which only ReadDir, knowing the files, reads again: read
 // by ReadWARC alone such a page is counted in Report.Unread.
 func (r *Reader) ReadWARC(rd io.Reader) error {
 	err := storage.ReadRecords(rd, r.record)
 	var re *storage.ReadError
-	if errors.As(err, &re) && errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.As(err, &re) {
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			r.damaged++
+		}
 		return nil
 	}
 	return err
@@ -574,7 +595,7 @@ func (r *Reader) status(u string, k extract.Kind, fetched map[extract.Kind]bool)
 
 // Report builds the report of what was read.
 func (r *Reader) Report() *Report {
-	rep := &Report{}
+	rep := &Report{Damaged: r.damaged}
 	rep.MaxHops, rep.MaxHopsFrom, rep.Kinds, rep.KindsFrom = r.settings()
 	fetched := map[extract.Kind]bool{}
 	for _, k := range rep.Kinds {
