@@ -5,7 +5,6 @@ import (
 
 	"github.com/politecrawl/crawl/capture"
 	"github.com/politecrawl/crawl/crawltest"
-	"github.com/politecrawl/crawl/extract"
 )
 
 // TestCaptureReport crawls crawltest.RequisiteFarm and derives the capture report
@@ -16,17 +15,6 @@ import (
 // missing (the logo, a seed of the farm, is archived as a page).
 func TestCaptureReport(t *testing.T) {
 	const hosts, pages = 2, 3
-	kinds := func(names []string) []extract.Kind {
-		var ks []extract.Kind
-		for _, n := range names {
-			k, err := extract.ParseKind(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ks = append(ks, k)
-		}
-		return ks
-	}
 	for _, on := range []bool{true, false} {
 		farm := startFarm(t, crawltest.RequisiteFarm(hosts, pages))
 		dir := t.TempDir()
@@ -34,7 +22,11 @@ func TestCaptureReport(t *testing.T) {
 		cfg.Requisites.Enabled = on
 		runCrawl(t, cfg)
 		auditOK(t, farm, 0)
-		rep, err := capture.ReadDir(dir, capture.Options{MaxHops: cfg.Requisites.MaxHops, Kinds: kinds(cfg.Requisites.Kinds)})
+		kinds, err := capture.ParseKinds(cfg.Requisites.Kinds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := capture.ReadDir(dir, capture.Options{MaxHops: cfg.Requisites.MaxHops, Kinds: kinds})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,5 +50,52 @@ func TestCaptureReport(t *testing.T) {
 		if rep.OK() != on {
 			t.Errorf("requisites %v: report OK %v, missing %d", on, rep.OK(), rep.Totals.Missing)
 		}
+	}
+}
+
+// TestCaptureReportSites derives the capture report of a crawl of
+// crawltest.RequisiteSites: the front page's requisites are archived but the image
+// robots.txt disallows (blocked) and the video (a kind not fetched: excluded); the
+// image three hops away is past the hop limit, so not reported; the frame's document
+// is reported with its page, not as one.
+func TestCaptureReportSites(t *testing.T) {
+	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
+	dir := t.TempDir()
+	cfg := testConfig(farm, dir)
+	runCrawl(t, cfg)
+	kinds, err := capture.ParseKinds(cfg.Requisites.Kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := capture.ReadDir(dir, capture.Options{MaxHops: cfg.Requisites.MaxHops, Kinds: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]capture.Counts{
+		// preload.css, site.css, favicon, photo, photo-2x, wide, narrow, the cdn's
+		// logo, secret, frame.html, clip.mp4, poster, app.js; then base.css, the
+		// font, bg.png (site.css) and frame.png (the frame).
+		"http://assets.test/":            {Found: 17, Archived: 15, Blocked: 1, Excluded: 1},
+		"http://assets.test/page2.html":  {Found: 5, Archived: 5},
+		"http://assets.test/manual.html": {Found: 1, Archived: 1},
+		"http://cdn.test/":               {},
+	}
+	if rep.Pages != len(want) {
+		t.Errorf("%d pages reported, want %d", rep.Pages, len(want))
+	}
+	for _, p := range rep.PageReports {
+		w, ok := want[p.URL]
+		if !ok || p.Counts != w {
+			t.Errorf("%s:\n\tgot  %+v\n\twant %+v\n\tnot archived: %+v", p.URL, p.Counts, w, p.NotArchived)
+		}
+		for _, q := range p.NotArchived {
+			if q.URL == "http://assets.test/private/secret.png" && (q.Status != capture.Blocked || q.Reason != "robots") ||
+				q.URL == "http://assets.test/media/clip.mp4" && q.Status != capture.Excluded {
+				t.Errorf("%s: %+v", p.URL, q)
+			}
+		}
+	}
+	if !rep.OK() || rep.Unread != 0 || rep.Damaged != 0 {
+		t.Errorf("report: OK %v, unread %d, damaged %d", rep.OK(), rep.Unread, rep.Damaged)
 	}
 }
