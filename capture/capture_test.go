@@ -27,7 +27,7 @@ type fetched struct {
 
 // crawlDir writes a data directory holding a WARC file of exs, written by storage's
 // writer with a warcinfo record of info, and a skipped.jsonl of skips.
-func crawlDir(t *testing.T, info map[string]string, exs []fetched, skips []storage.Skip) string {
+func crawlDir(t testing.TB, info map[string]string, exs []fetched, skips []storage.Skip) string {
 	t.Helper()
 	dir := t.TempDir()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -86,7 +86,7 @@ func crawlDir(t *testing.T, info map[string]string, exs []fetched, skips []stora
 }
 
 // revisits counts the revisit records in dir's WARC files.
-func revisits(t *testing.T, dir string) int {
+func revisits(t testing.TB, dir string) int {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"))
 	n := 0
