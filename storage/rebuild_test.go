@@ -77,6 +77,11 @@ func copyDir(t *testing.T, from string) string {
 // syncs what is left.
 func TestGroupCarriedRoundSkipsPagesSync(t *testing.T) {
 	gf := openGroup(t, WARCOptions{})
+	// The first WARC file's start pokes the Group's goroutine to sync pages.jsonl, at a
+	// time of its own: kept out of the count (it failed about one run in twenty).
+	gf.warc.mu.Lock()
+	gf.warc.onRotate = nil
+	gf.warc.mu.Unlock()
 	p1 := carriedPage(t, gf.warc, "http://a.example/1", 1)
 	if err := gf.g.Queue(p1); err != nil {
 		t.Fatal(err)
