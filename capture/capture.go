@@ -455,6 +455,10 @@ func (r *Reader) resolve() error {
 			}
 			return errFirst
 		})
+		var re *storage.ReadError
+		if errors.As(err, &re) {
+			continue // damaged since: the revisit stays unread
+		}
 		if err != nil && !errors.Is(err, errFirst) {
 			return fmt.Errorf("capture: %s at byte %d: %w", p.at.file, p.at.offset, err)
 		}

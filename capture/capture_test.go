@@ -346,3 +346,56 @@ func TestRevisitDocuments(t *testing.T) {
 		t.Errorf("ReadWARC: %d pages, %d unread; want 1 and 1", rep.Pages, rep.Unread)
 	}
 }
+
+// TestDamagedWARC checks that a WARC file damaged in its middle is read up to the
+// damage and counted, not refused, and that a torn end (a killed crawl) is not
+// counted as damage.
+func TestDamagedWARC(t *testing.T) {
+	var exs []fetched
+	for i := range 6 {
+		exs = append(exs, fetched{url: fmt.Sprintf("http://a.test/p%d", i), status: "200 OK", ctype: "text/html",
+			body: fmt.Sprintf(`<html><img src="/i%d.png"></html>`, i)})
+	}
+	for _, tc := range []struct {
+		name    string
+		damage  func(b []byte, at int64) []byte
+		damaged int
+	}{
+		{"middle", func(b []byte, at int64) []byte {
+			for i := at + 20; i < at+40; i++ {
+				b[i] ^= 0xff
+			}
+			return b
+		}, 1},
+		{"torn end", func(b []byte, at int64) []byte { return b[:len(b)-7] }, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := crawlDir(t, nil, exs, nil)
+			files, _ := filepath.Glob(filepath.Join(dir, "warc", "*.warc.gz"))
+			if len(files) != 1 {
+				t.Fatalf("%d WARC files, want 1", len(files))
+			}
+			b, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var offsets []int64
+			storage.ReadRecords(bytes.NewReader(b), func(r *storage.Record) error {
+				if r.Get("WARC-Type") == "response" {
+					offsets = append(offsets, r.Offset)
+				}
+				return nil
+			})
+			if err := os.WriteFile(files[0], tc.damage(b, offsets[3]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := capture.ReadDir(dir, capture.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Damaged != tc.damaged || rep.Pages < 3 {
+				t.Errorf("damaged %d, pages %d; want %d and at least the 3 before the damage", rep.Damaged, rep.Pages, tc.damaged)
+			}
+		})
+	}
+}
