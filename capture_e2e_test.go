@@ -33,6 +33,20 @@ func TestCaptureReport(t *testing.T) {
 		if rep.Pages != hosts*pages {
 			t.Fatalf("requisites %v: %d pages reported, want %d", on, rep.Pages, hosts*pages)
 		}
+		// The crawl's warcinfo names its requisite settings when it fetches requisites,
+		// so a report from the WARC files alone holds it to them.
+		alone, err := capture.ReadDir(dir, capture.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantFrom := "default"
+		if on {
+			wantFrom = "warcinfo"
+		}
+		if alone.MaxHopsFrom != wantFrom || alone.KindsFrom != wantFrom || alone.Totals != rep.Totals {
+			t.Errorf("requisites %v, from the WARC files alone: hops from %q, kinds from %q, totals %+v; want %q and the totals %+v",
+				on, alone.MaxHopsFrom, alone.KindsFrom, alone.Totals, wantFrom, rep.Totals)
+		}
 		for _, p := range rep.PageReports {
 			// site.css, app.js, the page's image and its 2x, cdn.test's logo, the
 			// disallowed banner; then base.css, font.woff2, bg.png from site.css.

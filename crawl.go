@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -608,7 +609,7 @@ func (c *Crawler) packWACZ() error {
 
 // warcinfoConfig summarises the configuration for the warcinfo record.
 func (c *Crawler) warcinfoConfig() map[string]string {
-	return map[string]string{
+	info := map[string]string{
 		"user-agent":  c.cfg.UserAgent,
 		"scope":       c.cfg.Scope.Mode,
 		"min-delay":   c.cfg.Politeness.MinDelay.String(),
@@ -625,6 +626,13 @@ func (c *Crawler) warcinfoConfig() map[string]string {
 		"max-pages":          fmt.Sprint(c.cfg.Scope.MaxPages),
 		"max-pages-per-host": fmt.Sprint(c.cfg.Scope.MaxPagesPerHost),
 	}
+	if r := c.cfg.Requisites; r.Enabled {
+		// What crawl qa holds the capture report to; a links-only crawl names none, so
+		// its pages' requisites read as missing.
+		info["requisites-max-hops"] = fmt.Sprint(r.MaxHops)
+		info["requisites-kinds"] = strings.Join(r.Kinds, ",")
+	}
+	return info
 }
 
 // addSeeds queues the configured seeds at seed priority.
