@@ -185,8 +185,8 @@ func TestCrawlThroughProxy(t *testing.T) {
 	})
 	t.Run("tinyproxy", func(t *testing.T) {
 		proxy, err := crawltest.StartTinyproxy(t.TempDir(), "crawler", "s3cret")
-		if errors.Is(err, crawltest.ErrNoTinyproxy) && os.Getenv("POLITECRAWL_PROXY") == "" {
-			t.Skip(err, "; .ci/extra runs this test")
+		if errors.Is(err, crawltest.ErrNoTinyproxy) {
+			crawltest.MissingTool(t, "tinyproxy", "not found", "apt-get install tinyproxy; .ci/extra runs this test", "POLITECRAWL_PROXY")
 		}
 		if err != nil {
 			t.Fatal(err)

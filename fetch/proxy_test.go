@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,12 +18,13 @@ import (
 )
 
 // startTinyproxy runs Debian's tinyproxy on loopback for one test. Without it the
-// test is skipped, unless POLITECRAWL_PROXY is set (as .ci/extra sets it).
+// test is skipped, unless POLITECRAWL_PROXY or POLITECRAWL_REQUIRE_TOOLS is 1 (.ci/extra and
+// .ci/run set them).
 func startTinyproxy(t *testing.T, user, pass string) *crawltest.Tinyproxy {
 	t.Helper()
 	tp, err := crawltest.StartTinyproxy(t.TempDir(), user, pass)
-	if errors.Is(err, crawltest.ErrNoTinyproxy) && os.Getenv("POLITECRAWL_PROXY") == "" {
-		t.Skip(err, "; .ci/extra runs this test")
+	if errors.Is(err, crawltest.ErrNoTinyproxy) {
+		crawltest.MissingTool(t, "tinyproxy", "not found", "apt-get install tinyproxy; .ci/extra runs this test", "POLITECRAWL_PROXY")
 	}
 	if err != nil {
 		t.Fatal(err)
