@@ -18,6 +18,13 @@ import (
 // that ASCII is a subset of, it is returned as it is, not copied.
 func charsetDecode(body []byte, contentType string) ([]byte, string) {
 	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	return decodeAs(body, enc, name)
+}
+
+// decodeAs decodes body from enc, whose WHATWG name is name, into UTF-8, as
+// charsetDecode and cssDecode describe: a body that is ASCII in an encoding ASCII is a
+// subset of, or valid UTF-8, is returned as it is; invalid bytes become U+FFFD.
+func decodeAs(body []byte, enc encoding.Encoding, name string) ([]byte, string) {
 	if !charsetNotASCII[name] && charsetIsASCII(body) {
 		return body, name
 	}

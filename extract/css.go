@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
@@ -63,25 +62,7 @@ func reqBase(op string, u *url.URL) (canonParts, error) {
 // is returned as it is.
 func cssDecode(body []byte, contentType, fallback string) ([]byte, string) {
 	enc, name := cssEncoding(body, contentType, fallback)
-	if !charsetNotASCII[name] && charsetIsASCII(body) {
-		return body, name
-	}
-	if name == "utf-8" || enc == encoding.Nop {
-		body = bytes.TrimPrefix(body, charsetUTF8BOM)
-		if utf8.Valid(body) {
-			return body, "utf-8"
-		}
-		return bytes.ToValidUTF8(body, charsetReplacement), "utf-8"
-	}
-	out, err := enc.NewDecoder().Bytes(body)
-	if err != nil {
-		return bytes.ToValidUTF8(body, charsetReplacement), name
-	}
-	out = bytes.TrimPrefix(out, charsetUTF8BOM)
-	if !utf8.Valid(out) {
-		out = bytes.ToValidUTF8(out, charsetReplacement)
-	}
-	return out, name
+	return decodeAs(body, enc, name)
 }
 
 // cssEncoding chooses a stylesheet's encoding (see cssDecode).

@@ -248,14 +248,9 @@ func (w *WARCWriter) removeTemps(entries []os.DirEntry) error {
 		if _, ok := parseName(w.opts.Prefix, base); !ok {
 			continue
 		}
-		var size int64
-		if fi, err := e.Info(); err == nil {
-			size = fi.Size()
+		if err := w.removeLeftover(e); err != nil {
+			return err
 		}
-		if err := os.Remove(filepath.Join(w.opts.Dir, e.Name())); err != nil {
-			return fmt.Errorf("storage: repair: %w", err)
-		}
-		w.repairs = append(w.repairs, Recovery{File: e.Name(), Cut: size, Removed: true})
 	}
 	return nil
 }
@@ -301,4 +296,18 @@ func repairFile(path string, from int64, noSync bool) (Recovery, error) {
 		}
 	}
 	return rec, nil
+}
+
+// removeLeftover removes a file a crash left in the WARC directory (a temporary file,
+// an orphan WET file) and records the removal among the repairs.
+func (w *WARCWriter) removeLeftover(e os.DirEntry) error {
+	var size int64
+	if fi, err := e.Info(); err == nil {
+		size = fi.Size()
+	}
+	if err := os.Remove(filepath.Join(w.opts.Dir, e.Name())); err != nil {
+		return fmt.Errorf("storage: repair: %w", err)
+	}
+	w.repairs = append(w.repairs, Recovery{File: e.Name(), Cut: size, Removed: true})
+	return nil
 }

@@ -131,14 +131,9 @@ func (w *WARCWriter) removeOrphanWETs(entries []os.DirEntry) error {
 				continue
 			}
 		}
-		var size int64
-		if fi, err := e.Info(); err == nil {
-			size = fi.Size()
+		if err := w.removeLeftover(e); err != nil {
+			return err
 		}
-		if err := os.Remove(filepath.Join(w.opts.Dir, e.Name())); err != nil {
-			return fmt.Errorf("storage: repair: %w", err)
-		}
-		w.repairs = append(w.repairs, Recovery{File: e.Name(), Cut: size, Removed: true})
 	}
 	return nil
 }
