@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,16 +142,30 @@ func writeSortedIndex(path string, data []byte, noSync bool) error {
 		lines = lines[:n-1]
 	}
 	slices.SortFunc(lines, bytes.Compare)
-	tmp := path + ".tmp"
+	return writeReplacing(path, noSync, func(w io.Writer) error {
+		for _, l := range lines {
+			if _, err := w.Write(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeReplacing writes path whole through a temporary file (path + tempSuffix) that
+// write fills, synced unless noSync, then renamed into place: a reader sees the old
+// file or the new one, never a part. On an error the temporary file is removed.
+func writeReplacing(path string, noSync bool, write func(io.Writer) error) error {
+	tmp := path + tempSuffix
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 256<<10)
-	for _, l := range lines {
-		bw.Write(l) // an error is kept and returned by Flush
+	err = write(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
 	}
-	err = bw.Flush()
 	if err == nil && !noSync {
 		err = f.Sync()
 	}

@@ -135,34 +135,15 @@ func writeParquet(path string, rows []ccRow, noSync bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + tempSuffix
-	f, err := os.Create(tmp)
-	if err != nil {
+	return writeReplacing(path, noSync, func(w io.Writer) error {
+		pw := parquet.NewGenericWriter[ccRow](w, parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+			parquet.CreatedBy("politecrawl", "", ""))
+		_, err := pw.Write(rows)
+		if cerr := pw.Close(); err == nil {
+			err = cerr
+		}
 		return err
-	}
-	bw := bufio.NewWriterSize(f, 256<<10)
-	pw := parquet.NewGenericWriter[ccRow](bw, parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy("politecrawl", "", ""))
-	_, err = pw.Write(rows)
-	if cerr := pw.Close(); err == nil {
-		err = cerr
-	}
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if err == nil && !noSync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	})
 }
 
 // hasParquet reports whether the Parquet index of WARC file name exists in any
