@@ -42,6 +42,7 @@ func textFromTree(doc *html.Node, base *canonParts, opts HTMLOptions) string {
 	}
 	for _, i := range picked {
 		w.out.brk(2)
+		w.rootText = t.info[i].text
 		w.write(t.nodes[i])
 	}
 	return string(w.out.b)

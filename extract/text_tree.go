@@ -41,6 +41,7 @@ const (
 	textHint                           // <main>, <article>, role=main or itemprop=articleBody, or holds one
 	textScored                         // has a content score
 	textPermalink                      // a permalink mark (a.headerlink, "¶"): dropped
+	textLink                           // an <a href>: all its text is link text
 )
 
 // textTreeOf builds the textTree of a parsed document.
@@ -93,6 +94,7 @@ func textTreeOf(doc *html.Node) *textTree {
 		if n.Type == html.ElementNode {
 			if n.DataAtom == atom.A && htmlAttr(n, "href") != "" {
 				in.link = in.text
+				in.flags |= textLink
 			}
 			if textIsHint(n) {
 				in.flags |= textHint
@@ -162,9 +164,13 @@ func (t *textTree) markBoilerplate() {
 			continue
 		}
 		in.flags |= textBoiler | textGone
+		link := in.link
 		for p := in.parent; p >= 0; p = t.info[p].parent {
+			if t.info[p].flags&textLink != 0 {
+				link = in.text // inside a link, all of the block's text was link text
+			}
 			t.info[p].text -= in.text
-			t.info[p].link -= in.link
+			t.info[p].link -= link
 			t.info[p].commas -= in.commas
 			t.info[p].prose -= in.prose
 		}

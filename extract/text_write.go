@@ -24,14 +24,17 @@ const (
 
 // textWalker writes the chosen blocks of a page as text.
 type textWalker struct {
-	t      *textTree
-	out    *textOut
-	base   *canonParts // what Markdown links resolve against
-	roots  map[*html.Node]bool
-	cell   int // depth inside table cells written on one line
-	pre    int // depth inside <pre>
-	lists  []int
-	quotes int
+	t     *textTree
+	out   *textOut
+	base  *canonParts // what Markdown links resolve against
+	roots map[*html.Node]bool
+	// rootText is the text, in characters, of the chosen block being written: a block
+	// holding half of it is the content itself, never pruned as a box of links.
+	rootText int32
+	cell     int // depth inside table cells written on one line
+	pre      int // depth inside <pre>
+	lists    []int
+	quotes   int
 	// The heading last written, from head[0] to head[1] in the output: it is taken
 	// back when what follows it in its parent was all boilerplate (headPruned).
 	head       [2]int
@@ -175,7 +178,7 @@ func (w *textWalker) prune(n *html.Node) bool {
 		return true
 	}
 	in := &w.t.info[i]
-	if in.text == 0 || in.link == 0 || w.pre > 0 {
+	if in.text == 0 || in.link == 0 || w.pre > 0 || in.text*2 > w.rootText {
 		return false
 	}
 	switch n.DataAtom {
