@@ -197,6 +197,9 @@ func TestCharsetDecode(t *testing.T) {
 		{"utf-16be bom", "", []byte("\xfe\xff\x00h\x00i"), "hi", "utf-16be"},
 		{"odd utf-16", "", []byte("\xff\xfeh\x00i"), "h\uFFFD", "utf-16le"},
 		{"bad content type", "text/html; charset", []byte("x"), "x", "windows-1252"},
+		{"utf-8 after 1024 bytes", "", []byte(strings.Repeat(" ", 1024) + "caf\xc3\xa9"), strings.Repeat(" ", 1024) + "café", "utf-8"},
+		{"latin-1 after 1024 bytes", "", []byte(strings.Repeat(" ", 1024) + "caf\xe9"), strings.Repeat(" ", 1024) + "café", "windows-1252"},
+		{"meta windows-1252, utf-8 bytes", "", []byte(`<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "\xc3\xa9"), `<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "Ã©", "windows-1252"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
