@@ -47,7 +47,7 @@ type Document struct {
 // allowed). Text is always extracted, in cfg.Extract.TextFormat. It fetches nothing;
 // the only error is a pageURL that is not an absolute http or https URL.
 func ExtractDocument(cfg config.Config, pageURL *url.URL, header http.Header, body []byte) (*Document, error) {
-	doc, err := readHTML(cfg, robots.AgentToken(cfg.UserAgent), pageURL, header, body, true)
+	doc, err := readHTML(cfg, robots.AgentToken(cfg.UserAgent), pageURL, header, body, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -62,23 +62,21 @@ func ExtractDocument(cfg config.Config, pageURL *url.URL, header http.Header, bo
 	if len(doc.Languages) > 0 {
 		d.Language = &doc.Languages[0]
 	}
-	opts := extract.RequisiteOptions{MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}
-	if req, err := extract.HTMLRequisites(pageURL, header, body, opts); err == nil {
-		d.Requisites = req.Found
-	}
+	d.Requisites = doc.Requisites.Found
 	if d.Requisites == nil {
 		d.Requisites = []extract.Requisite{}
 	}
 	return d, nil
 }
 
-// readHTML extracts a page's links, metadata and, when withText, its main text, with
-// the options of cfg: what pageLinks and ExtractDocument share.
-func readHTML(cfg config.Config, agent string, base *url.URL, header http.Header, body []byte, withText bool) (*extract.Page, error) {
+// readHTML extracts a page's links, metadata, when withText its main text and when
+// withRequisites its requisites, with the options of cfg: what pageLinks and
+// ExtractDocument share.
+func readHTML(cfg config.Config, agent string, base *url.URL, header http.Header, body []byte, withText, withRequisites bool) (*extract.Page, error) {
 	format, _ := config.TextFormat(cfg.Extract.TextFormat) // Validate checked it
 	// Without text, no tree is built: the token scan finds the same links and
 	// metadata for about half the CPU, and the engine reads no anchor text.
 	return extract.HTML(base, header, body, extract.HTMLOptions{Agent: agent, WithText: withText, TokenScan: !withText,
 		Language: cfg.Storage.Language, TextFormat: format, MaxLinks: cfg.Scope.MaxLinksPerPage,
-		MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes)}) // memBudget's parse cost must use the same MaxHTMLBytes
+		MaxHTMLBytes: int(cfg.Extract.MaxHTMLBytes), WithRequisites: withRequisites}) // memBudget's parse cost must use the same MaxHTMLBytes
 }

@@ -42,24 +42,25 @@ func (c *Crawler) redirect(l *frontier.Lease, location string, skips *[]*storage
 }
 
 // pageLinks extracts a document's facts into page and returns the links to queue,
-// every outlink found and the languages of its main text (for the WARC metadata and
-// conversion records).
-func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string, []lang.Result) {
+// every outlink found, the languages of its main text (for the WARC metadata and
+// conversion records) and, for an HTML document whose requisites are wanted
+// (seeksRequisites), its requisites, found in the same pass as its links.
+func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *storage.Page, skips *[]*storage.Skip) ([]frontier.Entry, []string, []lang.Result, *extract.Requisites) {
 	if !isHTML(resp.Header.Get("Content-Type"), resp.Body) {
 		d := extract.RobotsTag(resp.Header, c.agent)
 		page.NoIndex, page.NoFollow = d.NoIndex, d.NoFollow
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	base, err := url.Parse(resp.FinalURL)
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
 	withText := c.cfg.Storage.Text || c.cfg.Storage.TextRecords || c.cfg.Storage.WET || c.cfg.Extract.SkipNearDuplicates
-	doc, err := readHTML(c.cfg, c.agent, base, resp.Header, resp.Body, withText)
+	doc, err := readHTML(c.cfg, c.agent, base, resp.Header, resp.Body, withText, c.seeksRequisites(l, resp))
 	if err != nil {
 		c.counters.skip("unparsable-html", 1)
 		c.log.Debug("html not parsed", "url", l.URL, "err", err)
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	page.Title, page.Lang, page.Canonical = doc.Title, doc.Lang, doc.Canonical
 	page.NoIndex, page.NoFollow = doc.Robots.NoIndex, doc.Robots.NoFollow
@@ -84,11 +85,11 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 	}
 	if doc.Robots.NoFollow {
 		c.counters.skip("nofollow-page", int64(len(doc.Links)))
-		return nil, outlinks, doc.Languages
+		return nil, outlinks, doc.Languages, doc.Requisites
 	}
 	if c.cfg.Extract.SkipNearDuplicates && len(doc.Text) >= nearDupsMinText && c.nearDups.seen(base.Hostname(), doc.SimHash) {
 		c.counters.skip("near-duplicate", int64(len(doc.Links)))
-		return nil, outlinks, doc.Languages
+		return nil, outlinks, doc.Languages, doc.Requisites
 	}
 	entries := make([]frontier.Entry, 0, len(doc.Links))
 	seen := make(map[string]struct{}, len(doc.Links))
@@ -112,7 +113,7 @@ func (c *Crawler) pageLinks(l *frontier.Lease, resp *fetch.Response, page *stora
 		entries = append(entries, frontier.Entry{URL: u, Depth: l.Depth + 1, Priority: priorityLink, FoundOn: l.URL, Kind: kindPage})
 	}
 	// Links handed over by an earlier page need not go again (linkCache).
-	return c.links.keep(entries), outlinks, doc.Languages
+	return c.links.keep(entries), outlinks, doc.Languages, doc.Requisites
 }
 
 // sitemapLinks parses a sitemap, index or feed and returns its URLs: pages at sitemap

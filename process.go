@@ -227,8 +227,9 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			if err != nil {
 				return nil // stopping: the lease is requeued at the next Open
 			}
-			out.Links, outlinks, languages = c.pageLinks(l, resp, &page, &skips)
-			out.Requisites = c.requisites(l, resp, &skips)
+			var found *extract.Requisites
+			out.Links, outlinks, languages, found = c.pageLinks(l, resp, &page, &skips)
+			out.Requisites = c.requisites(l, resp, found, &skips)
 			parsed()
 		}
 	}

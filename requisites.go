@@ -66,15 +66,15 @@ func newRequisitePolicy(r config.Requisites) requisitePolicy {
 // keep the page's depth, go to the head of their hosts' queues, and are fetched as
 // the URL the document names (no parameter stripped: replay looks that URL up).
 // What the configuration leaves out is counted by reason.
-func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, skips *[]*storage.Skip) []frontier.Entry {
+//
+// inPage holds the requisites of an HTML document, found with its links (pageLinks);
+// nil when the document is not HTML, and then they are looked for here.
+func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *extract.Requisites, skips *[]*storage.Skip) []frontier.Entry {
+	if !c.seeksRequisites(l, resp) {
+		return nil
+	}
 	p := &c.reqPolicy
-	if !p.enabled || resp.Status < 200 || resp.Status > 299 || l.Kind == kindSitemap {
-		return nil
-	}
 	kind, hop, isReq := requisiteOf(l.Kind)
-	if hop+1 > p.maxHops {
-		return nil
-	}
 	base, err := url.Parse(resp.FinalURL)
 	if err != nil {
 		base, _ = url.Parse(l.URL)
@@ -83,6 +83,8 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, skips *[]*
 	ct := resp.Header.Get("Content-Type")
 	var found *extract.Requisites
 	switch {
+	case inPage != nil:
+		found = inPage
 	case isHTML(ct, resp.Body):
 		found, err = extract.HTMLRequisites(base, resp.Header, resp.Body, opts)
 	case isCSS(ct) || isReq && kind == extract.KindStylesheet && !strings.Contains(strings.ToLower(ct), "html"):
@@ -111,6 +113,18 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, skips *[]*
 	// A stylesheet or script every page names goes to the frontier once in a while,
 	// not with every page (linkCache).
 	return c.links.keep(entries)
+}
+
+// seeksRequisites reports whether the requisites of the document fetched for l are
+// wanted: requisites are on, the response is a success, the lease is not a sitemap's,
+// and one more hop is within requisites.max_hops.
+func (c *Crawler) seeksRequisites(l *frontier.Lease, resp *fetch.Response) bool {
+	p := &c.reqPolicy
+	if !p.enabled || resp.Status < 200 || resp.Status > 299 || l.Kind == kindSitemap {
+		return false
+	}
+	_, hop, _ := requisiteOf(l.Kind)
+	return hop+1 <= p.maxHops
 }
 
 // isCSS reports whether a Content-Type is a stylesheet's.

@@ -63,6 +63,13 @@ type HTMLOptions struct {
 	// ends it for the scan too, as for the parser. Page.Fallback stays false. False
 	// builds the tree.
 	TokenScan bool
+	// WithRequisites asks for Page.Requisites, what HTMLRequisites would return for the
+	// same page, header and MaxHTMLBytes, found in the same pass of the tokenizer as the
+	// links rather than in a pass of its own.
+	WithRequisites bool
+	// MaxRequisites bounds len(Page.Requisites.Found) as RequisiteOptions.MaxRequisites
+	// does; zero means DefaultMaxRequisites.
+	MaxRequisites int
 }
 
 // Page is what an HTML document says about itself and what it points to. Strings are
@@ -107,6 +114,9 @@ type Page struct {
 	// Truncated is true when the body was longer than HTMLOptions.MaxHTMLBytes and only
 	// its first part was parsed.
 	Truncated bool `json:"truncated,omitempty"`
+	// Requisites is what the page needs to be shown when HTMLOptions.WithRequisites (see
+	// HTMLRequisites), nil otherwise.
+	Requisites *Requisites `json:"-"`
 
 	linkAt map[string]int // index in Links by URL, while links are added
 }
@@ -168,10 +178,20 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 	if n := htmlCountLinks(rest); n > 0 {
 		p.Skipped = map[string]int{"truncated": n}
 	}
-	if opts.TokenScan && !opts.WithText {
-		htmlTokenScan(p, &base, text, opts)
-		return htmlFinish(p, header, opts), nil
+	var req *reqScan
+	if opts.WithRequisites {
+		if opts.MaxRequisites <= 0 {
+			opts.MaxRequisites = DefaultMaxRequisites
+		}
+		p.Requisites = &Requisites{max: opts.MaxRequisites, Charset: cs, Truncated: p.Truncated}
+		linkHeader(p.Requisites, &base, header)
+		req = &reqScan{}
 	}
+	if opts.TokenScan && !opts.WithText {
+		htmlTokenScan(p, &base, text, opts, req)
+		return htmlFinish(p, header, &base, req, opts), nil
+	}
+	decoded := text
 	var root *html.Node
 	err = errHTMLTooLarge
 	if len(text) > htmlMaxTreeBytes && opts.WithText {
@@ -186,16 +206,23 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 	}
 	if err != nil {
 		p.Fallback = true
-		htmlTokenScan(p, &base, text, opts)
+		htmlTokenScan(p, &base, text, opts, req)
 	} else {
 		htmlFromTree(p, &base, root, opts)
+		if req != nil {
+			htmlScan(&Page{}, &base, decoded, HTMLOptions{MaxLinks: 1}, htmlSkipText, req)
+		}
 	}
-	return htmlFinish(p, header, opts), nil
+	return htmlFinish(p, header, &base, req, opts), nil
 }
 
 // htmlFinish adds to p what the response header says (X-Robots-Tag, Content-Language)
+// and the requisites req found, resolved against page or the document's <base href>,
 // and returns p.
-func htmlFinish(p *Page, header http.Header, opts HTMLOptions) *Page {
+func htmlFinish(p *Page, header http.Header, page *canonParts, req *reqScan, opts HTMLOptions) *Page {
+	if req != nil {
+		req.finish(p.Requisites, page)
+	}
 	p.Robots = p.Robots.Merge(RobotsTag(header, opts.Agent))
 	if p.Lang == "" {
 		declared, _, _ := strings.Cut(header.Get("Content-Language"), ",")

@@ -119,6 +119,6 @@ func htmlParse(t *testing.T, pageURL, body, parser string, opts HTMLOptions) *Pa
 		t.Fatal(err)
 	}
 	p := &Page{}
-	htmlTokenScan(p, &base, []byte(body), opts)
+	htmlTokenScan(p, &base, []byte(body), opts, nil)
 	return p
 }

@@ -165,8 +165,8 @@ func FuzzHTMLScanSkip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, withText bool) {
 		opts := HTMLOptions{Agent: "ExampleBot", WithText: withText, MaxTextBytes: 300, MaxLinks: 20}
 		all, skipped := &Page{}, &Page{}
-		htmlScan(all, &base, body, opts, len(body)+1)
-		htmlScan(skipped, &base, body, opts, 1)
+		htmlScan(all, &base, body, opts, len(body)+1, nil)
+		htmlScan(skipped, &base, body, opts, 1, nil)
 		got, _ := json.Marshal(skipped)
 		want, _ := json.Marshal(all)
 		if string(got) != string(want) {

@@ -15,13 +15,15 @@ import (
 // deeper than 512 elements) or one whose caller asked for HTMLOptions.TokenScan. It finds what htmlFromTree finds, with two approximations: main text is the
 // text of the whole body less the subtrees textSkip and <header> name (no <main> or
 // <article> preference), and element nesting is tracked by start and end tags only.
-func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions) {
-	htmlScan(p, page, body, opts, htmlSkipText)
+func htmlTokenScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, req *reqScan) {
+	htmlScan(p, page, body, opts, htmlSkipText, req)
 }
 
 // htmlScan is htmlTokenScan jumping over the runs of text of skipText bytes or more
 // that it has no use for (see htmlSkipText); it fills p the same whatever skipText.
-func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText int) {
+// When req is not nil, every token is also handed to req, so that the requisites are
+// found in the same pass.
+func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText int, req *reqScan) {
 	type rawLink struct{ tag, href, rel, text string }
 	var (
 		links    []rawLink
@@ -45,6 +47,12 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		seenHTML = false
 		attrs    []html.Attribute // of the start tag being read, when htmlScanAttrs lists it
 	)
+	inStyle := func() bool { return req != nil && req.inStyle }
+	// reads reports whether the link scan reads the text at this point: the title, an
+	// anchor's text, or main text.
+	reads := func() bool {
+		return inTitle || anchor != nil || opts.WithText && skip == 0 && foreign == 0 && len(points) == 0
+	}
 	// endAnchor gives the <a> being read its text, as htmlAnchorText does for the tree:
 	// its text, else the alt of an image in it, else its title.
 	endAnchor := func() {
@@ -60,7 +68,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		// The tokenizer reads text a byte at a time. A long run of text that nobody
 		// reads, in the data state, is jumped over: a new tokenizer starts at the
 		// next '<', where the text would have ended or gone on as text.
-		if !rawNext && !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0 || len(points) > 0) {
+		if !rawNext && !reads() && !inStyle() {
 			run := bytes.IndexByte(body[pos:], '<')
 			if run < 0 {
 				run = len(body) - pos
@@ -78,10 +86,17 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		}
 		switch tt {
 		case html.TextToken:
-			if !inTitle && anchor == nil && (!opts.WithText || skip > 0 || foreign > 0 || len(points) > 0) {
+			if !reads() && !inStyle() {
 				continue // text nobody reads is not copied
 			}
-			data := string(z.Text())
+			raw := z.Text() // which can be read only once
+			if inStyle() {
+				req.text(raw)
+			}
+			if !reads() {
+				continue
+			}
+			data := string(raw)
 			if inTitle {
 				if p.Title == "" {
 					p.Title = htmlCollapse(data)
@@ -98,13 +113,28 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
 			rawNext = htmlRawText[a]
+			// Attributes are copied only for the elements read below (and style
+			// attributes when looking for requisites), so that markup of many small
+			// elements costs no allocation per element.
+			attrs = attrs[:0]
+			all := htmlScanAttrs[a] || a == atom.Font || a == atom.Img && anchor != nil && alt == "" || req != nil && req.wants(a, name)
+			for more := hasAttr; more; {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				if all || req != nil && string(k) == "style" {
+					attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
+				}
+			}
+			if req != nil {
+				req.start(tt == html.StartTagToken, name, a, attrs)
+			}
 			if a == atom.Svg || a == atom.Math {
 				if tt == html.StartTagToken {
 					foreign++
 				}
 				continue
 			}
-			if foreign > 0 && htmlBreakout(z, a, hasAttr) {
+			if foreign > 0 && htmlBreaksOut(a, attrs) {
 				// An HTML element ends the foreign content it is in, as the parser
 				// reads it (an <svg> left open, then a <div>): it pops the elements
 				// up to the nearest HTML one or integration point and reads the tag
@@ -129,24 +159,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 			if tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Template) {
 				hidden++
 			}
-			// Attributes are copied only for the elements read below, so that markup
-			// of many small elements costs no allocation per element.
-			attrs = attrs[:0]
-			if hasAttr && (htmlScanAttrs[a] || a == atom.Img && anchor != nil && alt == "") {
-				for more := true; more; {
-					var k, v []byte
-					k, v, more = z.TagAttr()
-					attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
-				}
-			}
-			attr := func(key string) (string, bool) {
-				for _, at := range attrs {
-					if at.Key == key {
-						return at.Val, true
-					}
-				}
-				return "", false
-			}
+			attr := func(key string) (string, bool) { return htmlAttrOf(attrs, key) }
 			switch a {
 			case atom.Html:
 				if !seenHTML {
@@ -206,6 +219,9 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
+			if req != nil {
+				req.end(a)
+			}
 			if n := len(points); n > 0 && foreign == 0 && points[n-1].tag == a {
 				foreign = points[n-1].foreign
 				points = points[:n-1]
@@ -278,22 +294,31 @@ var htmlPoints = map[atom.Atom]bool{
 	atom.Mi: true, atom.Mo: true, atom.Mn: true, atom.Ms: true, atom.Mtext: true,
 }
 
-// htmlBreakout reports whether the start tag z has just read, of element a, ends
+// htmlBreaksOut reports whether a start tag of element a with attributes attrs ends
 // foreign content, as the parser says ("tree construction", "parsing tokens in foreign
 // content"): the elements htmlBreakouts lists, and <font> with a color, face or size
-// attribute, whose attributes it reads then.
-func htmlBreakout(z *html.Tokenizer, a atom.Atom, hasAttr bool) bool {
+// attribute.
+func htmlBreaksOut(a atom.Atom, attrs []html.Attribute) bool {
 	if a != atom.Font {
 		return htmlBreakouts[a]
 	}
-	for more := hasAttr; more; {
-		var k []byte
-		k, _, more = z.TagAttr()
-		if s := string(k); s == "color" || s == "face" || s == "size" {
+	for _, at := range attrs {
+		if at.Key == "color" || at.Key == "face" || at.Key == "size" {
 			return true
 		}
 	}
 	return false
+}
+
+// htmlAttrOf returns the value of the first attribute in attrs named key; ok is false
+// when there is none.
+func htmlAttrOf(attrs []html.Attribute, key string) (string, bool) {
+	for _, at := range attrs {
+		if at.Key == key {
+			return at.Val, true
+		}
+	}
+	return "", false
 }
 
 // htmlBreakouts lists the HTML elements whose start tag ends foreign content.

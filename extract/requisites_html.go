@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,209 +48,203 @@ func HTMLRequisites(pageURL *url.URL, header http.Header, body []byte, opts Requ
 	r.Truncated = rest != nil
 	text, cs := charsetDecode(body, header.Get("Content-Type"))
 	r.Charset = cs
-	refs, baseHref, haveBase := htmlRequisiteScan(text)
-	base := &page
-	if haveBase {
-		if b, ok := htmlBase(&page, baseHref); ok {
-			base = &b
-		}
-	}
-	for _, ref := range refs {
-		r.add(base, ref.ref, ref.kind, ref.from)
-	}
-	r.at = nil
+	var s reqScan
+	htmlScan(&Page{}, &page, text, HTMLOptions{MaxLinks: 1}, htmlSkipText, &s)
+	s.finish(r, &page)
 	return r, nil
 }
 
-// htmlRequisiteScan reads the references of a decoded HTML document to what it
-// needs, unresolved, in document order, with the href of its first <base> element
-// that has one.
-func htmlRequisiteScan(body []byte) (refs []reqRef, baseHref string, haveBase bool) {
-	var (
-		z       = html.NewTokenizer(bytes.NewReader(body))
-		foreign = 0         // depth inside <svg> or <math>
-		media   []atom.Atom // open <picture>, <video> and <audio> elements, innermost last
-		style   []byte      // the text of the <style> element being read
-		inStyle = false
-		attrs   []html.Attribute
-		emitCSS = func(ref string, kind Kind) { refs = append(refs, reqRef{ref, kind, "style"}) }
-		addRef  = func(ref string, kind Kind, from string) { refs = append(refs, reqRef{ref, kind, from}) }
-		addSrcs = func(srcset string, from string) {
-			for u := range srcsetURLs(srcset) {
-				addRef(u, KindImage, from)
-			}
+// reqScan finds, token by token, the references of a decoded HTML document to what it
+// needs, unresolved, in document order, with the href of its first <base> element that
+// has one. htmlScan feeds it in the same pass of the tokenizer that finds the links.
+type reqScan struct {
+	refs     []reqRef
+	baseHref string
+	haveBase bool
+	foreign  int         // depth inside <svg> or <math>
+	media    []atom.Atom // open <picture>, <video> and <audio> elements, innermost last
+	style    []byte      // the text of the <style> element being read
+	inStyle  bool
+}
+
+// finish resolves what s found against the document's <base href>, else page, and adds
+// it to r.
+func (s *reqScan) finish(r *Requisites, page *canonParts) {
+	base := page
+	if s.haveBase {
+		if b, ok := htmlBase(page, s.baseHref); ok {
+			base = &b
 		}
-	)
-	attr := func(key string) (string, bool) {
-		for _, a := range attrs {
-			if a.Key == key {
-				return a.Val, true
-			}
-		}
-		return "", false
 	}
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			return refs, baseHref, haveBase
-		case html.TextToken:
-			if inStyle {
-				style = append(style, z.Text()...)
+	for _, ref := range s.refs {
+		r.add(base, ref.ref, ref.kind, ref.from)
+	}
+	r.at = nil
+}
+
+// wants reports whether s reads the attributes of a start tag of element a, whose name
+// as written is name, beside every style attribute.
+func (s *reqScan) wants(a atom.Atom, name []byte) bool {
+	return htmlRequisiteTags[a] || name2(name) != ""
+}
+
+// text reads a text token.
+func (s *reqScan) text(b []byte) {
+	if s.inStyle {
+		s.style = append(s.style, b...)
+	}
+}
+
+// end reads the end tag of element a.
+func (s *reqScan) end(a atom.Atom) {
+	switch {
+	case a == atom.Style && s.inStyle:
+		s.inStyle = false
+		cssScan(s.style, s.emitCSS)
+		s.style = s.style[:0]
+	case a == atom.Svg || a == atom.Math:
+		if s.foreign > 0 {
+			s.foreign--
+		}
+	case a == atom.Picture || a == atom.Video || a == atom.Audio:
+		if n := len(s.media); n > 0 {
+			s.media = s.media[:n-1]
+		}
+	}
+}
+
+func (s *reqScan) emitCSS(ref string, kind Kind) { s.add(ref, kind, "style") }
+
+func (s *reqScan) add(ref string, kind Kind, from string) {
+	s.refs = append(s.refs, reqRef{ref, kind, from})
+}
+
+func (s *reqScan) addSrcs(srcset string, from string) {
+	for u := range srcsetURLs(srcset) {
+		s.add(u, KindImage, from)
+	}
+}
+
+// start reads a start tag (self-closing when !open) of element a, whose name as
+// written is name; attrs holds at least its style attribute and, when s.wants it, all
+// of them.
+func (s *reqScan) start(open bool, name []byte, a atom.Atom, attrs []html.Attribute) {
+	if s.foreign > 0 && htmlBreaksOut(a, attrs) {
+		s.foreign = 0
+	}
+	if a == atom.Style && open {
+		s.inStyle, s.style = true, s.style[:0]
+	}
+	if (a == atom.Svg || a == atom.Math) && open {
+		s.foreign++
+	}
+	if (a == atom.Picture || a == atom.Video || a == atom.Audio) && open {
+		s.media = append(s.media, a)
+	}
+	attr := func(key string) (string, bool) { return htmlAttrOf(attrs, key) }
+	if st, ok := attr("style"); ok {
+		cssScan([]byte(st), s.emitCSS)
+	}
+	if !htmlRequisiteTags[a] && (s.foreign == 0 || name2(name) == "") {
+		return
+	}
+	if s.foreign > 0 {
+		// SVG <image> and <use>; an <image> outside SVG is an <img> to the parser.
+		if n := name2(name); n != "" {
+			href, ok := attr("href")
+			if !ok {
+				href, ok = attr("xlink:href")
 			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			switch {
-			case a == atom.Style && inStyle:
-				inStyle = false
-				cssScan(style, emitCSS)
-				style = style[:0]
-			case a == atom.Svg || a == atom.Math:
-				if foreign > 0 {
-					foreign--
-				}
-			case a == atom.Picture || a == atom.Video || a == atom.Audio:
-				if n := len(media); n > 0 {
-					media = media[:n-1]
-				}
+			if ok {
+				s.add(href, KindImage, "svg:"+n)
 			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
-			if foreign > 0 && htmlBreakout(z, a, hasAttr) {
-				foreign = 0
+		}
+		return
+	}
+	from := a.String()
+	switch a {
+	case atom.Base:
+		if href, ok := attr("href"); ok && !s.haveBase {
+			s.baseHref, s.haveBase = href, true
+		}
+	case atom.Img, atom.Image:
+		from = "img"
+		if src, ok := attr("src"); ok {
+			s.add(src, KindImage, from)
+		}
+		if srcset, ok := attr("srcset"); ok {
+			s.addSrcs(srcset, from)
+		}
+	case atom.Source:
+		kind := KindImage
+		if n := len(s.media); n > 0 && s.media[n-1] == atom.Video {
+			kind = KindVideo
+		} else if n > 0 && s.media[n-1] == atom.Audio {
+			kind = KindAudio
+		}
+		if src, ok := attr("src"); ok && kind != KindImage {
+			s.add(src, kind, from)
+		}
+		if srcset, ok := attr("srcset"); ok && kind == KindImage {
+			s.addSrcs(srcset, from)
+		}
+	case atom.Track:
+		kind := KindVideo
+		if n := len(s.media); n > 0 && s.media[n-1] == atom.Audio {
+			kind = KindAudio
+		}
+		if src, ok := attr("src"); ok {
+			s.add(src, kind, from)
+		}
+	case atom.Video, atom.Audio:
+		kind := KindVideo
+		if a == atom.Audio {
+			kind = KindAudio
+		}
+		if src, ok := attr("src"); ok {
+			s.add(src, kind, from)
+		}
+		if poster, ok := attr("poster"); ok && a == atom.Video {
+			s.add(poster, KindImage, from)
+		}
+	case atom.Link:
+		rel, _ := attr("rel")
+		as, _ := attr("as")
+		href, ok := attr("href")
+		kind, wanted := htmlLinkKind(rel, as)
+		if !wanted {
+			break
+		}
+		if ok {
+			s.add(href, kind, from)
+		}
+		if srcset, ok := attr("imagesrcset"); ok && kind == KindImage {
+			s.addSrcs(srcset, from)
+		}
+	case atom.Script, atom.Iframe, atom.Frame, atom.Embed:
+		kind := KindFrame
+		switch a {
+		case atom.Script:
+			kind = KindScript
+		case atom.Embed:
+			kind = KindObject
+		}
+		if src, ok := attr("src"); ok {
+			s.add(src, kind, from)
+		}
+	case atom.Object:
+		if data, ok := attr("data"); ok {
+			s.add(data, KindObject, from)
+		}
+	case atom.Input:
+		if typ, _ := attr("type"); strings.EqualFold(strings.TrimSpace(typ), "image") {
+			if src, ok := attr("src"); ok {
+				s.add(src, KindImage, from)
 			}
-			if foreign > 0 {
-				z.NextIsNotRawText() // no raw text in foreign content, as the parser reads it
-			} else if a == atom.Noscript {
-				z.NextIsNotRawText() // scripting off: its content is markup
-			}
-			if a == atom.Style && tt == html.StartTagToken {
-				inStyle, style = true, style[:0]
-			}
-			if (a == atom.Svg || a == atom.Math) && tt == html.StartTagToken {
-				foreign++
-			}
-			if (a == atom.Picture || a == atom.Video || a == atom.Audio) && tt == html.StartTagToken {
-				media = append(media, a)
-			}
-			// Attributes are copied only when the element or one of them is read
-			// below, so that markup of many small elements costs no allocation.
-			attrs = attrs[:0]
-			want := htmlRequisiteTags[a] || foreign > 0 && (name2(name) == "image" || name2(name) == "use")
-			for more := hasAttr; more; {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				if want || string(k) == "style" {
-					attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
-				}
-			}
-			if s, ok := attr("style"); ok {
-				cssScan([]byte(s), emitCSS)
-			}
-			if !want {
-				continue
-			}
-			if foreign > 0 {
-				// SVG <image> and <use>; an <image> outside SVG is an <img> to the parser.
-				if n := name2(name); n != "" {
-					href, ok := attr("href")
-					if !ok {
-						href, ok = attr("xlink:href")
-					}
-					if ok {
-						addRef(href, KindImage, "svg:"+n)
-					}
-				}
-				continue
-			}
-			from := a.String()
-			switch a {
-			case atom.Base:
-				if href, ok := attr("href"); ok && !haveBase {
-					baseHref, haveBase = href, true
-				}
-			case atom.Img, atom.Image:
-				from = "img"
-				if src, ok := attr("src"); ok {
-					addRef(src, KindImage, from)
-				}
-				if srcset, ok := attr("srcset"); ok {
-					addSrcs(srcset, from)
-				}
-			case atom.Source:
-				kind := KindImage
-				if n := len(media); n > 0 && media[n-1] == atom.Video {
-					kind = KindVideo
-				} else if n > 0 && media[n-1] == atom.Audio {
-					kind = KindAudio
-				}
-				if src, ok := attr("src"); ok && kind != KindImage {
-					addRef(src, kind, from)
-				}
-				if srcset, ok := attr("srcset"); ok && kind == KindImage {
-					addSrcs(srcset, from)
-				}
-			case atom.Track:
-				kind := KindVideo
-				if n := len(media); n > 0 && media[n-1] == atom.Audio {
-					kind = KindAudio
-				}
-				if src, ok := attr("src"); ok {
-					addRef(src, kind, from)
-				}
-			case atom.Video, atom.Audio:
-				kind := KindVideo
-				if a == atom.Audio {
-					kind = KindAudio
-				}
-				if src, ok := attr("src"); ok {
-					addRef(src, kind, from)
-				}
-				if poster, ok := attr("poster"); ok && a == atom.Video {
-					addRef(poster, KindImage, from)
-				}
-			case atom.Link:
-				rel, _ := attr("rel")
-				as, _ := attr("as")
-				href, ok := attr("href")
-				kind, wanted := htmlLinkKind(rel, as)
-				if !wanted {
-					break
-				}
-				if ok {
-					addRef(href, kind, from)
-				}
-				if srcset, ok := attr("imagesrcset"); ok && kind == KindImage {
-					addSrcs(srcset, from)
-				}
-			case atom.Script, atom.Iframe, atom.Frame, atom.Embed:
-				kind := KindFrame
-				switch a {
-				case atom.Script:
-					kind = KindScript
-				case atom.Embed:
-					kind = KindObject
-				}
-				if src, ok := attr("src"); ok {
-					addRef(src, kind, from)
-				}
-			case atom.Object:
-				if data, ok := attr("data"); ok {
-					addRef(data, KindObject, from)
-				}
-			case atom.Input:
-				if typ, _ := attr("type"); strings.EqualFold(strings.TrimSpace(typ), "image") {
-					if src, ok := attr("src"); ok {
-						addRef(src, KindImage, from)
-					}
-				}
-			case atom.Body, atom.Table, atom.Td, atom.Th:
-				if bg, ok := attr("background"); ok {
-					addRef(bg, KindImage, from)
-				}
-			}
+		}
+	case atom.Body, atom.Table, atom.Td, atom.Th:
+		if bg, ok := attr("background"); ok {
+			s.add(bg, KindImage, from)
 		}
 	}
 }
