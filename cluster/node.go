@@ -32,6 +32,7 @@ const (
 )
 
 func subjectOf(stream string, shard int) string { return stream + ".shard." + strconv.Itoa(shard) }
+func subjectsOf(stream string) string           { return stream + ".shard.*" } // every shard's
 func consumerOf(shard int) string               { return "shard-" + strconv.Itoa(shard) }
 func bucketOf(stream string) string             { return stream + "_state" }
 
@@ -173,8 +174,7 @@ func (n *Node) join(ctx context.Context) error {
 
 // ensureStream opens the crawl's stream, creating it if it does not exist.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg *Config) (jetstream.Stream, error) {
-	want := subjectOf(cfg.Stream, 0)
-	want = want[:len(want)-1] + "*"
+	want := subjectsOf(cfg.Stream)
 	s, err := js.Stream(ctx, cfg.Stream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		s, err = js.CreateStream(ctx, jetstream.StreamConfig{

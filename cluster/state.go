@@ -190,8 +190,8 @@ func owners(states []entry, shards int) []*entry {
 // Finished reports whether the whole crawl has ended: every shard 0..Shards-1 is owned
 // by a process whose latest report is idle (and younger than StaleAfter unless the
 // process stopped), every running process that owns no shard (a publisher) is idle,
-// every shard's consumer has no pending and no unacknowledged batch, every owner's
-// report covers what its consumers acknowledged (so links taken in after the report are
+// every shard's consumer has no pending and no unacknowledged batch (one the stream no
+// longer holds does not count: see waiting), every owner's report covers what its consumers acknowledged (so links taken in after the report are
 // not missed), and all of this held, unchanged, at the previous call too. The first
 // true answer comes therefore at the earliest on the second call: call it periodically
 // (every few seconds) once the process itself is idle.
@@ -226,6 +226,10 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 			return "", false, nil
 		}
 	}
+	si, err := n.stream.Info(ctx, jetstream.WithSubjectFilter(subjectsOf(n.cfg.Stream)))
+	if err != nil {
+		return "", false, fmt.Errorf("cluster: stream info: %w", err)
+	}
 	for s, e := range own {
 		info, err := n.consumerInfo(ctx, s)
 		if errors.Is(err, jetstream.ErrConsumerNotFound) {
@@ -234,17 +238,25 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 		if err != nil {
 			return "", false, err
 		}
-		if info.NumPending > 0 || info.NumAckPending > 0 || e.Acked[s] < info.AckFloor.Consumer {
+		if waiting(info, si.State.Subjects[subjectOf(n.cfg.Stream, s)]) || e.Acked[s] < info.AckFloor.Consumer {
 			return "", false, nil
 		}
 		fmt.Fprintf(&b, "%d:%s:%d;", s, e.Name, info.AckFloor.Consumer)
 	}
-	si, err := n.stream.Info(ctx)
-	if err != nil {
-		return "", false, fmt.Errorf("cluster: stream info: %w", err)
-	}
 	fmt.Fprintf(&b, "last:%d", si.State.LastSeq)
 	return b.String(), true, nil
+}
+
+// waiting reports whether a shard's consumer, in state info, still has batches for its
+// owner: batches not yet delivered, or delivered and not acknowledged while the stream
+// still holds batches of the shard (inStream). With work-queue retention an
+// acknowledged batch leaves the stream; a nats-server 2.9 (Debian 12's) killed with
+// SIGKILL can come back having removed a batch whose acknowledgement its consumer
+// state lost, and then counts that batch as delivered and unacknowledged forever,
+// unable to deliver it again ("error looking up message for consumer: deleted
+// message"): trusting the consumer alone, the crawl would never end.
+func waiting(info *jetstream.ConsumerInfo, inStream uint64) bool {
+	return info.NumPending > 0 || info.NumAckPending > 0 && inStream > 0
 }
 
 // consumerInfo reads the state of shard's consumer from the server.

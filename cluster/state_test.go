@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // finished calls n.Finished and fails the test on error.
@@ -260,5 +262,31 @@ func TestFinishedAckFloorJump(t *testing.T) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		t.Fatalf("not finished with every link taken in (shard 0: taken in up to %d, ack floor %+v)", a.acked[0], info.AckFloor)
+	}
+}
+
+// TestWaiting: a shard's consumer has work for its owner while batches wait for
+// delivery, or while delivered, unacknowledged batches are still in the stream; not
+// for unacknowledged batches the stream no longer holds (nats-server 2.9 after a
+// SIGKILL keeps such a removed batch pending forever).
+func TestWaiting(t *testing.T) {
+	for _, tt := range []struct {
+		pending    uint64
+		ackPending int
+		inStream   uint64
+		want       bool
+	}{
+		{0, 0, 0, false},
+		{3, 0, 3, true},
+		{0, 2, 2, true},
+		{0, 1, 0, false}, // the server's phantom: removed, never acknowledged in its state
+		{2, 1, 2, true},
+		{0, 0, 1, false}, // a batch the consumer counts acknowledged, left in the stream
+	} {
+		info := &jetstream.ConsumerInfo{NumPending: tt.pending, NumAckPending: tt.ackPending}
+		if got := waiting(info, tt.inStream); got != tt.want {
+			t.Errorf("waiting(pending %d, ack pending %d, in stream %d):\n\tgot %v\n\twant %v",
+				tt.pending, tt.ackPending, tt.inStream, got, tt.want)
+		}
 	}
 }

@@ -146,6 +146,7 @@ func (f *fixture) finish(procs ...*Process) {
 	f.t.Helper()
 	if err := WaitAll(processWait, procs...); err != nil {
 		f.t.Error(err)
+		f.dumpLogs()
 	}
 	for _, p := range procs {
 		if err := p.Err(); err != nil {
@@ -154,6 +155,27 @@ func (f *fixture) finish(procs ...*Process) {
 			f.t.Errorf("%s: summary does not say complete:\n%s", p.Name, p.Output())
 		}
 	}
+}
+
+// dumpLogs writes the last lines of each process's crawl.log and of the nats-server's
+// log to the test's log: what a hang's diagnosis needs, gone with the test's directory.
+func (f *fixture) dumpLogs() {
+	f.t.Helper()
+	for i, dir := range f.dataDir {
+		data, err := os.ReadFile(filepath.Join(dir, "crawl.log"))
+		if err != nil {
+			f.t.Logf("p%d: %v", i, err)
+			continue
+		}
+		f.t.Logf("p%d crawl.log, last lines:\n%s", i, lastLines(string(data), 60))
+	}
+	f.t.Logf("nats-server log, last lines:\n%s", lastLines(f.nats.Log(), 40))
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // waitRequests waits until the farm has served n requests, failing if one of procs
@@ -293,7 +315,7 @@ func TestProcessKilled(t *testing.T) {
 }
 
 // TestNATSRestarted: the NATS server is killed mid-crawl and started again on its
-// files: the processes wait for it, and nothing handed off is lost.
+// files: the processes wait for it, nothing handed off is lost, and the crawl ends.
 func TestNATSRestarted(t *testing.T) {
 	const workers = 4
 	sites := farmSites()
@@ -311,4 +333,9 @@ func TestNATSRestarted(t *testing.T) {
 	r := f.audit(0)
 	f.hostsByProcess()
 	t.Logf("nats-server killed after %d requests; %d requests, %d duplicates", atKill, r.Requests, r.Duplicates)
+	if strings.Contains(f.nats.Log(), "deleted message") {
+		// nats-server 2.9 can come back from SIGKILL with a removed batch pending
+		// forever; the processes must end all the same (cluster's waiting).
+		t.Log("the restarted server kept a removed batch pending (\"deleted message\"); the crawl ended all the same")
+	}
 }
