@@ -86,11 +86,12 @@ func TestCaptureReportSites(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]capture.Counts{
-		// preload.css, site.css, favicon, photo, photo-2x, wide, narrow, the cdn's
-		// logo, secret, frame.html, clip.mp4, poster, app.js; then base.css, the
-		// font, bg.png (site.css) and frame.png (the frame).
-		"http://assets.test/":            {Found: 17, Archived: 15, Blocked: 1, Excluded: 1},
-		"http://assets.test/page2.html":  {Found: 5, Archived: 5},
+		// preload.css, site.css, base.css and theme.css (imported: no hop),
+		// favicon, photo, photo-2x, wide, narrow, the cdn's logo, secret,
+		// frame.html, clip.mp4, poster, app.js; then the font, bg.png (site.css),
+		// theme.png (theme.css), frame.png and frame.css (the frame).
+		"http://assets.test/":            {Found: 20, Archived: 18, Blocked: 1, Excluded: 1},
+		"http://assets.test/page2.html":  {Found: 7, Archived: 7},
 		"http://assets.test/manual.html": {Found: 1, Archived: 1},
 		"http://cdn.test/":               {},
 	}

@@ -60,34 +60,53 @@ func newRequisitePolicy(r config.Requisites) requisitePolicy {
 	return p
 }
 
+// An @import costs no hop (extract.MaxImportNesting): its nesting rides in the
+// frontier Priority of the imported stylesheet, one below its importer's.
+
+// importNesting returns how many @import steps led to the requisite leased as l.
+func importNesting(l *frontier.Lease) int {
+	if _, _, ok := requisiteOf(l.Kind); !ok {
+		return 0
+	}
+	return min(max(priorityRequisite-l.Priority, 0), extract.MaxImportNesting)
+}
+
 // requisites returns the frontier entries of what a fetched document needs to be
 // shown: a page's requisites (hop 1), or those of a requisite that is itself a
-// document (a stylesheet, a frame) one hop further, up to requisites.max_hops. They
-// keep the page's depth, go to the head of their hosts' queues, and are fetched as
-// the URL the document names (no parameter stripped: replay looks that URL up).
-// What the configuration leaves out is counted by reason.
+// document (a stylesheet, a frame) one hop further, up to requisites.max_hops; a
+// stylesheet's @import is at its importer's hop (see importNesting). They keep
+// the page's depth, go to the head of their hosts' queues, and are fetched as the
+// URL the document names (no parameter stripped: replay looks that URL up). What
+// the configuration leaves out is counted by reason.
 //
 // inPage holds the requisites of an HTML document, found with its links (pageLinks);
 // nil when the document is not HTML, and then they are looked for here.
 func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *extract.Requisites, skips *[]*storage.Skip) []frontier.Entry {
-	if !c.seeksRequisites(l, resp) {
+	p := &c.reqPolicy
+	if !p.enabled || resp.Status < 200 || resp.Status > 299 || l.Kind == kindSitemap {
 		return nil
 	}
-	p := &c.reqPolicy
 	kind, hop, isReq := requisiteOf(l.Kind)
+	nesting := importNesting(l)
+	atLimit := hop+1 > p.maxHops
+	ct := resp.Header.Get("Content-Type")
+	html := isHTML(ct, resp.Body)
+	css := !html && (isCSS(ct) || isReq && kind == extract.KindStylesheet && !strings.Contains(strings.ToLower(ct), "html"))
+	if atLimit && (!css || nesting >= extract.MaxImportNesting) {
+		return nil
+	}
 	base, err := url.Parse(resp.FinalURL)
 	if err != nil {
 		base, _ = url.Parse(l.URL)
 	}
 	opts := extract.RequisiteOptions{MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}
-	ct := resp.Header.Get("Content-Type")
 	var found *extract.Requisites
 	switch {
 	case inPage != nil:
 		found = inPage
-	case isHTML(ct, resp.Body):
+	case html:
 		found, err = extract.HTMLRequisites(base, resp.Header, resp.Body, opts)
-	case isCSS(ct) || isReq && kind == extract.KindStylesheet && !strings.Contains(strings.ToLower(ct), "html"):
+	case css:
 		found, err = extract.CSSRequisites(base, resp.Header, resp.Body, opts)
 	default:
 		found, err = extract.LinkHeaderRequisites(base, resp.Header)
@@ -100,6 +119,17 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 	}
 	entries := make([]frontier.Entry, 0, len(found.Found))
 	for _, q := range found.Found {
+		e := frontier.Entry{URL: q.URL, Depth: l.Depth, Priority: priorityRequisite,
+			FoundOn: l.URL, Kind: requisiteEntryKind(q.Kind, hop+1)}
+		switch imported := css && q.Kind == extract.KindStylesheet; {
+		case imported && nesting >= extract.MaxImportNesting:
+			c.counters.skip("requisite-import-nesting", 1)
+			continue
+		case imported:
+			e.Priority, e.Kind = priorityRequisite-nesting-1, requisiteEntryKind(q.Kind, hop)
+		case atLimit:
+			continue
+		}
 		if !p.kinds[q.Kind] {
 			c.counters.skip("requisite-kind", 1)
 			continue
@@ -107,8 +137,7 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 		if !p.otherHosts && !c.inScope(q.URL, l.Depth, l.URL, skips) {
 			continue
 		}
-		entries = append(entries, frontier.Entry{URL: q.URL, Depth: l.Depth, Priority: priorityRequisite,
-			FoundOn: l.URL, Kind: requisiteEntryKind(q.Kind, hop+1)})
+		entries = append(entries, e)
 	}
 	// A stylesheet or script every page names goes to the frontier once in a while,
 	// not with every page (linkCache).

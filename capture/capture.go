@@ -177,6 +177,7 @@ type Reader struct {
 	captured map[string]int      // archived URL: best HTTP status (revisits count as 200)
 	docs     map[string][]ref    // 2xx response URL: the requisites it names
 	asCSS    map[string][]ref    // 2xx response URL of no declared type of its own: its requisites read as a stylesheet
+	css      map[string]bool     // 2xx response URL served as text/css
 	order    []string            // HTML documents, in the order archived
 	html     map[string]bool     // HTML documents
 	reqDoc   map[string]bool     // URLs whose pages-line marks them a requisite
@@ -203,7 +204,7 @@ type pending struct {
 
 // New returns a Reader with opts.
 func New(opts Options) *Reader {
-	return &Reader{opts: opts, captured: map[string]int{}, docs: map[string][]ref{}, asCSS: map[string][]ref{},
+	return &Reader{opts: opts, captured: map[string]int{}, docs: map[string][]ref{}, asCSS: map[string][]ref{}, css: map[string]bool{},
 		html: map[string]bool{}, ordered: map[string]bool{}, origin: map[string]location{}, reqDoc: map[string]bool{}, skipped: map[string]string{}}
 }
 
@@ -398,6 +399,7 @@ func (r *Reader) derive(u, uri string, header http.Header, body []byte) (documen
 		document = true
 	case isCSS(ct):
 		found, err = extract.CSSRequisites(base, header, body, opts)
+		r.css[u] = true
 		document = true
 	default:
 		found, err = extract.LinkHeaderRequisites(base, header)
@@ -617,9 +619,11 @@ func (r *Reader) Report() *Report {
 		p := Page{URL: u}
 		seen := map[string]bool{u: true}
 		level := r.docs[u]
+		nesting := map[string]int{} // of stylesheets imported by stylesheets
 		for hop := 1; hop <= rep.MaxHops && len(level) > 0; hop++ {
 			var next []ref
-			for _, q := range level {
+			for i := 0; i < len(level); i++ { // level grows by the @imports read in it
+				q := level[i]
 				if seen[q.url] {
 					continue
 				}
@@ -633,11 +637,26 @@ func (r *Reader) Report() *Report {
 				}
 				// The crawler reads every requisite it archived for further ones:
 				// HTML, CSS (a stylesheet whatever type it was served as), or else
-				// its Link header.
+				// its Link header. A stylesheet's @import is read at its own hop, as
+				// the crawler fetches it (extract.MaxImportNesting).
+				found, isCSS := r.docs[q.url], r.css[q.url]
 				if css, ok := r.asCSS[q.url]; ok && q.kind == extract.KindStylesheet {
-					next = append(next, css...)
+					found, isCSS = css, true
+				}
+				if isCSS {
+					for _, c := range found {
+						switch {
+						case c.kind != extract.KindStylesheet:
+							next = append(next, c)
+						case nesting[q.url] < extract.MaxImportNesting:
+							if _, ok := nesting[c.url]; !ok {
+								nesting[c.url] = nesting[q.url] + 1
+							}
+							level = append(level, c)
+						}
+					}
 				} else {
-					next = append(next, r.docs[q.url]...)
+					next = append(next, found...)
 				}
 			}
 			level = next

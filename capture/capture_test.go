@@ -136,7 +136,7 @@ func TestReport(t *testing.T) {
 		{url: "http://a.test/site.css", status: "200 OK", ctype: "text/css", requisite: "stylesheet",
 			body: `@import "deep.css"; body { background: url(img/bg.png) }`},
 		{url: "http://a.test/deep.css", status: "200 OK", ctype: "text/css", requisite: "stylesheet",
-			body: `h1 { background: url(/three-hops.png) }`},
+			body: `h1 { background: url(/via-import.png) }`},
 		{url: "http://a.test/img/bg.png", status: "200 OK", ctype: "image/png", requisite: "image", body: png + "bg"},
 		{url: "http://a.test/app.js", status: "200 OK", ctype: "text/javascript", requisite: "script", body: "1"},
 		{url: "http://a.test/ok.png", status: "200 OK", ctype: "image/png", requisite: "image", body: png},
@@ -177,13 +177,15 @@ func TestReport(t *testing.T) {
 			"failed http://a.test/err.png h1 (404)",
 			"failed http://cdn.test/given-up.png h1 (failed)",
 			"missing http://a.test/clip.mp4 h1",
+			"missing http://a.test/via-import.png h2",
 		},
-		two: []string{"missing http://a.test/never.png h1"},
-		// one: site.css, app.js, ok, ok-2x, gone, secret, err, given-up, redirected,
-		// clip, frame, same (12) + deep.css, bg, in-frame (3); two: site.css, never,
-		// deep.css, bg.
-		totals:   capture.Counts{Found: 19, Archived: 13, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
-		distinct: capture.Counts{Found: 16, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
+		two: []string{"missing http://a.test/never.png h1", "missing http://a.test/via-import.png h2"},
+		// one: site.css, deep.css (imported by site.css: no hop), app.js, ok, ok-2x,
+		// gone, secret, err, given-up, redirected, clip, frame, same (13) + bg,
+		// via-import (deep.css's), in-frame (3); two: site.css, deep.css, never, bg,
+		// via-import.
+		totals:   capture.Counts{Found: 21, Archived: 13, Blocked: 1, Failed: 2, Limit: 1, Missing: 4},
+		distinct: capture.Counts{Found: 17, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 3},
 	}, {
 		name: "no skipped.jsonl, video not fetched",
 		opts: capture.Options{Kinds: []extract.Kind{extract.KindImage, extract.KindStylesheet, extract.KindScript, extract.KindFrame}},
@@ -193,10 +195,11 @@ func TestReport(t *testing.T) {
 			"failed http://a.test/err.png h1 (404)",
 			"missing http://cdn.test/given-up.png h1",
 			"excluded http://a.test/clip.mp4 h1",
+			"missing http://a.test/via-import.png h2",
 		},
-		two:      []string{"missing http://a.test/never.png h1"},
-		totals:   capture.Counts{Found: 19, Archived: 13, Failed: 1, Excluded: 1, Missing: 4},
-		distinct: capture.Counts{Found: 16, Archived: 10, Failed: 1, Excluded: 1, Missing: 4},
+		two:      []string{"missing http://a.test/never.png h1", "missing http://a.test/via-import.png h2"},
+		totals:   capture.Counts{Found: 21, Archived: 13, Failed: 1, Excluded: 1, Missing: 6},
+		distinct: capture.Counts{Found: 17, Archived: 10, Failed: 1, Excluded: 1, Missing: 5},
 	}, {
 		name:  "warcinfo hop limit 3 over options' 1",
 		info:  map[string]string{"requisites-max-hops": "3", "requisites-kinds": "image,stylesheet,script,frame,video"},
@@ -208,9 +211,9 @@ func TestReport(t *testing.T) {
 			"failed http://a.test/err.png h1 (404)",
 			"failed http://cdn.test/given-up.png h1 (failed)",
 			"missing http://a.test/clip.mp4 h1",
-			"missing http://a.test/three-hops.png h3",
+			"missing http://a.test/via-import.png h2",
 		},
-		two:      []string{"missing http://a.test/never.png h1", "missing http://a.test/three-hops.png h3"},
+		two:      []string{"missing http://a.test/never.png h1", "missing http://a.test/via-import.png h2"},
 		totals:   capture.Counts{Found: 21, Archived: 13, Blocked: 1, Failed: 2, Limit: 1, Missing: 4},
 		distinct: capture.Counts{Found: 17, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 3},
 	}, {
@@ -224,9 +227,10 @@ func TestReport(t *testing.T) {
 			"failed http://cdn.test/given-up.png h1 (failed)",
 			"missing http://a.test/clip.mp4 h1",
 		},
-		two:      []string{"missing http://a.test/never.png h1"},
-		totals:   capture.Counts{Found: 14, Archived: 8, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
-		distinct: capture.Counts{Found: 13, Archived: 7, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
+		two: []string{"missing http://a.test/never.png h1"},
+		// deep.css counts at hop 1: site.css imports it.
+		totals:   capture.Counts{Found: 16, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
+		distinct: capture.Counts{Found: 14, Archived: 8, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
 	}}
 	if n := revisits(t, crawlDir(t, nil, exs, nil)); n != 1 {
 		t.Fatalf("%d revisit records written, want 1 (same.png)", n)

@@ -73,7 +73,9 @@ type Requisites struct {
 	Enabled bool `yaml:"enabled"`
 	// MaxHops is how many requisite steps lead from a page: 1 takes what the page
 	// names (its stylesheet), 2 also what those name (the stylesheet's fonts and
-	// images, a frame's images). Default 2, as Heritrix; between 1 and 7.
+	// images, a frame's images). A stylesheet imported by a stylesheet is at its
+	// importer's step (extract.MaxImportNesting deep at most): the browser loads
+	// the whole chain. Default 2, as Heritrix; between 1 and 7.
 	MaxHops int `yaml:"max_hops"`
 	// Kinds are the kinds fetched: stylesheet, script, image, font, icon, frame,
 	// object, audio, video, manifest and other (a preload of no known kind). Default

@@ -11,9 +11,10 @@ import (
 
 // RequisiteSites returns a site whose pages need what a browser loads to show
 // them, for tests of page requisites: assets.test's front page uses a stylesheet
-// that @imports another and sets a url() background image and a web font (font, a
+// that @imports another (which imports a third, with a url() image of its own: an
+// @import costs no hop) and sets a url() background image and a web font (font, a
 // TrueType or WOFF file, served as /fonts/body.ttf), srcset and <picture> images,
-// a script that inserts an element (<p id="inserted">), an iframe, a Link: preload
+// a script that inserts an element (<p id="inserted">), an iframe with a stylesheet, a Link: preload
 // header, an image on another host (cdn.test), an image robots.txt disallows
 // (/private/secret.png, marked Disallowed) and a video; /manual.html is an XHTML
 // page beginning with <?xml, served as text/html, with its own stylesheet; and
@@ -22,7 +23,7 @@ import (
 //
 // With requisites on (hop limit 2, audio and video off) a crawler fetches
 // [RequisiteURLs]; never /private/secret.png, /media/clip.mp4 (a video) or
-// /img/deep.png (three steps from a page: base.css names it).
+// /img/deep.png (three steps from a page: the frame's stylesheet names it).
 func RequisiteSites(font []byte) []Site {
 	img := func(w, h int) *Page {
 		return &Page{ContentType: "image/png", Body: string(pngImage(w, h))}
@@ -67,7 +68,7 @@ func RequisiteSites(font []byte) []Site {
 				},
 				"/frame.html": {
 					Body: `<!DOCTYPE html>
-<html><head><title>Frame</title></head><body><p id="inframe">Content of the frame</p><img id="frameimg" src="/img/frame.png" alt="frame"></body></html>
+<html><head><title>Frame</title><link rel="stylesheet" href="/css/frame.css"></head><body><p id="inframe">Content of the frame</p><img id="frameimg" src="/img/frame.png" alt="frame"></body></html>
 `,
 				},
 				"/css/site.css": {
@@ -80,8 +81,13 @@ body { font-family: "Body", serif; }
 				},
 				"/css/base.css": {
 					ContentType: "text/css",
-					Body:        "#styled { color: rgb(1, 2, 3); font-weight: bold }\n.never { background: url(/img/deep.png) }\n",
+					Body:        "@import url(theme.css);\n#styled { color: rgb(1, 2, 3); font-weight: bold }\n",
 				},
+				"/css/theme.css": {
+					ContentType: "text/css",
+					Body:        ".hero:after { content: \"\"; display: inline-block; width: 12px; height: 12px; background: url(../img/theme.png) }\n",
+				},
+				"/css/frame.css":   {ContentType: "text/css", Body: "#inframe { color: rgb(10, 11, 12) }\n.never { background: url(/img/deep.png) }\n"},
 				"/css/preload.css": {ContentType: "text/css", Body: ".preloaded { color: rgb(4, 5, 6) }\n"},
 				"/css/manual.css":  {ContentType: "text/css", Body: "h2.title { color: rgb(7, 8, 9) }\n"},
 				"/js/app.js": {
@@ -101,6 +107,7 @@ document.body.appendChild(p);
 				"/img/bg.png":         img(8, 8),
 				"/img/poster.png":     img(64, 48),
 				"/img/frame.png":      img(30, 30),
+				"/img/theme.png":      img(12, 12),
 				"/img/deep.png":       img(5, 5),
 				"/private/secret.png": {ContentType: "image/png", Body: string(pngImage(7, 7)), Disallowed: true},
 				"/media/clip.mp4":     {ContentType: "video/mp4", Body: "\x00\x00\x00\x18ftypmp42"},
@@ -128,6 +135,8 @@ var RequisiteURLs = []string{
 	"http://assets.test/img/narrow.png", "http://assets.test/img/bg.png",
 	"http://assets.test/img/poster.png", "http://assets.test/img/frame.png",
 	"http://assets.test/frame.html", "http://cdn.test/logo.png",
+	"http://assets.test/css/theme.css", "http://assets.test/img/theme.png",
+	"http://assets.test/css/frame.css",
 }
 
 // pngImage returns a PNG file of w×h pixels.

@@ -73,6 +73,13 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// MaxImportNesting bounds a chain of stylesheets imported by stylesheets, which
+// the crawler and its capture report follow at the hop of the stylesheet heading
+// the chain: an @import costs no hop, since the browser loads the whole chain to
+// apply that stylesheet (the Python manual's pydoctheme.css imports default.css,
+// which imports classic.css, which imports basic.css: three deep).
+const MaxImportNesting = 8
+
 // Requisite is a resource a browser loads to show a document (an image, a
 // stylesheet, a font, a script, a frame), found without running scripts.
 type Requisite struct {
