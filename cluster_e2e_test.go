@@ -68,7 +68,7 @@ func startCrawl(t *testing.T, ctx context.Context, cfg config.Config) (*crawl.Cr
 func TestClusterCrawl(t *testing.T) {
 	farm := startFarm(t, farmSites())
 	natsURL := startNATS(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	var crawlers []*crawl.Crawler
 	var results []<-chan error
@@ -94,7 +94,7 @@ func TestClusterStopOne(t *testing.T) {
 		Hosts: 12, PagesPerHost: 15, LinksPerPage: 4, CrossHostLinks: 0.4, Seed: 3}))
 	natsURL := startNATS(t)
 	cfgs := clusterConfigs(farm, t.TempDir(), natsURL, 2)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	stopCtx, stop := context.WithCancel(ctx)
 	_, first := startCrawl(t, stopCtx, cfgs[0])

@@ -81,7 +81,7 @@ func runChain(t *testing.T, cfg config.Config, hook func(*crawl.Crawler)) (stder
 	if hook != nil {
 		hook(c)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	err = c.Run(ctx)
 	return stderr.String(), err

@@ -91,7 +91,7 @@ func TestDamagedRobotsCacheStops(t *testing.T) {
 	}
 	c.Stderr = testWriter{t}
 	// The deadline only keeps a regression from hanging the test run.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	err = c.Run(ctx)
 	if !errors.Is(err, frontier.ErrCorrupt) {
@@ -124,7 +124,7 @@ func TestDamagedRobotsRecordDropped(t *testing.T) {
 	}
 	var stderr strings.Builder
 	c.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	if err := c.Run(ctx); err != nil {
 		t.Fatalf("Run: %v\n%s", err, stderr.String())

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
@@ -60,7 +59,7 @@ func TestSeedNameDoesNotExist(t *testing.T) {
 	c.Stderr = &stderr
 	// The deadline only keeps a regression from hanging the test run: the crawl used
 	// to retry robots.txt for minutes.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	if err := c.Run(ctx); err != nil {
 		t.Fatalf("Run: %v\n%s", err, stderr.String())

@@ -50,7 +50,7 @@ func crawlSite(t *testing.T, s *site, dir string) string {
 	}
 	var stderr lockedBuffer
 	c.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	if err := c.Run(ctx); err != nil {
 		t.Fatalf("Run: %v\n%s", err, stderr.String())

@@ -87,7 +87,7 @@ func TestRestartDuringRobotsHold(t *testing.T) {
 	defer cancel()
 	go c.Run(ctx)
 	logPath := filepath.Join(dir, "crawl.log")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) { // polling for the log line
+	for deadline := time.Now().Add(crawlWait); ; time.Sleep(5 * time.Millisecond) { // polling for the log line
 		if _, err := os.Stat(logPath); err == nil && len(heldUntil(t, logPath)) == 1 {
 			break
 		}

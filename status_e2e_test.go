@@ -41,10 +41,10 @@ func blockingSite(t *testing.T) (srv *httptest.Server, release func()) {
 }
 
 // waitStatus polls the status file of dir until it exists and is in state, for at
-// most 20 s (the crawl writes it every few milliseconds here).
+// most crawlWait (the crawl writes it every few milliseconds here).
 func waitStatus(t *testing.T, dir, state string) *crawl.Status {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(crawlWait)
 	for {
 		s, err := crawl.ReadStatus(dir)
 		if err == nil && s.State == state {
