@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/politecrawl/crawl/crawltest"
@@ -109,6 +112,18 @@ func (b *bench) resume(ctx context.Context, r *result) error {
 	r.goal("extra fetches", float64(rep.Duplicates), fmt.Sprint(rep.Duplicates),
 		fmt.Sprintf("≤ %d (workers)", workers), rep.Duplicates <= workers, judge)
 	r.add("robots.txt fetched again", float64(robotsAgain), fmt.Sprint(robotsAgain))
+	held, err := heldHosts(filepath.Join(cj.DataDir, "crawl.log"))
+	if err != nil {
+		return err
+	}
+	sent := 0
+	for _, h := range held {
+		if robotsBefore[strings.TrimPrefix(h, "http://")] {
+			sent++
+		}
+	}
+	r.add("hosts held max_delay", float64(len(held)),
+		fmt.Sprintf("%d (robots.txt cut by the kill; the farm saw %d of their requests)", len(held), sent))
 	if firstAfter.IsZero() {
 		r.problem("no request after the restart")
 		return nil
@@ -120,4 +135,22 @@ func (b *bench) resume(ctx context.Context, r *result) error {
 		fmt.Sprintf("≤ %s", resumeLimit), second.Wall <= resumeLimit, judge)
 	r.add("coverage", rep.Coverage, fmt.Sprintf("%.4f", rep.Coverage))
 	return nil
+}
+
+// heldHosts returns the hosts that the crawl whose log is at path held back for
+// max_delay at a restart, their robots.txt fetch cut by the kill before its answer was
+// stored (the engine logs "robots.txt fetch cut by the last stop").
+func heldHosts(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var hosts []string
+	for line := range strings.Lines(string(data)) {
+		var e struct{ Msg, Host string }
+		if json.Unmarshal([]byte(line), &e) == nil && strings.HasPrefix(e.Msg, "robots.txt fetch cut by the last stop") {
+			hosts = append(hosts, e.Host)
+		}
+	}
+	return hosts, nil
 }
