@@ -449,6 +449,7 @@ func (c *Crawler) openFrontier() error {
 		MaxInFlightPerHost: c.cfg.Politeness.PerHost,
 		MaxQueuedPerHost:   c.cfg.Scope.MaxPagesPerHost,
 		MaxDone:            c.cfg.Scope.MaxPages,
+		Uncounted:          kindRequisite, // a page's requisites come with it, beyond the limits
 		MaxAttempts:        c.cfg.Fetch.MaxAttempts,
 		LinkBatch:          c.cfg.Frontier.LinkBatch,
 		FoldLinks:          c.cfg.Frontier.FoldLinks,

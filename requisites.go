@@ -45,13 +45,14 @@ func requisiteOf(kind uint8) (k extract.Kind, hop int, ok bool) {
 type requisitePolicy struct {
 	enabled    bool
 	maxHops    int
+	perPage    int // the most queued for one document; 0: unlimited
 	kinds      map[extract.Kind]bool
 	otherHosts bool
 }
 
 // newRequisitePolicy reads the requisites section, which Validate has checked.
 func newRequisitePolicy(r config.Requisites) requisitePolicy {
-	p := requisitePolicy{enabled: r.Enabled, maxHops: min(r.MaxHops, requisiteHops), otherHosts: r.OtherHosts, kinds: map[extract.Kind]bool{}}
+	p := requisitePolicy{enabled: r.Enabled, maxHops: min(r.MaxHops, requisiteHops), perPage: r.MaxPerPage, otherHosts: r.OtherHosts, kinds: map[extract.Kind]bool{}}
 	for _, name := range r.Kinds {
 		if k, err := extract.ParseKind(name); err == nil {
 			p.kinds[k] = true
@@ -135,6 +136,13 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 			continue
 		}
 		if !p.otherHosts && !c.inScope(q.URL, l.Depth, l.URL, skips) {
+			continue
+		}
+		if p.perPage > 0 && len(entries) == p.perPage {
+			c.counters.skip(skipRequisiteLimit, 1)
+			s := c.skip(q.URL, skipRequisiteLimit, fmt.Sprintf("past requisites.max_per_page %d", p.perPage), l.URL, l.Depth)
+			s.Requisite = q.Kind.String()
+			*skips = append(*skips, s)
 			continue
 		}
 		entries = append(entries, e)

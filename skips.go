@@ -19,6 +19,7 @@ const (
 	skipScope             = "scope"              // a link refused by a scope rule or trap defence (detail: which)
 	skipLinkLimit         = "link-limit"         // a page's links past scope.max_links_per_page (one line per page)
 	skipRedirectLimit     = "redirect-limit"     // a redirect target past fetch.max_redirects
+	skipRequisiteLimit    = "requisite-limit"    // a document's requisites past requisites.max_per_page (a line each)
 )
 
 // recordedScope reports whether a link refused by the scope check gets a line in
@@ -41,9 +42,13 @@ func (c *Crawler) skip(rawURL, reason, detail, foundOn string, depth int) *stora
 	return &storage.Skip{URL: rawURL, Reason: reason, Detail: detail, Time: c.now().UTC(), FoundOn: foundOn, Depth: depth}
 }
 
-// leaseSkip makes a skipped.jsonl line for a leased URL.
+// leaseSkip makes a skipped.jsonl line for a leased URL; a requisite's names its kind.
 func (c *Crawler) leaseSkip(l *frontier.Lease, reason, detail string) *storage.Skip {
-	return c.skip(l.URL, reason, detail, l.FoundOn, l.Depth)
+	s := c.skip(l.URL, reason, detail, l.FoundOn, l.Depth)
+	if k, _, ok := requisiteOf(l.Kind); ok {
+		s.Requisite = k.String()
+	}
+	return s
 }
 
 // writeSkips queues skips for skipped.jsonl, with a debug line in crawl.log for each.

@@ -244,7 +244,7 @@ func (c *Crawler) summary(live *frontier.Stats) Summary {
 	if st != nil {
 		s.Queued, s.Parked, s.Staged = st.Queued, st.Parked, st.Staged
 		s.Complete = st.Queued == 0 && st.Leased == 0 && st.Staged == 0
-		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done >= int64(c.cfg.Scope.MaxPages)
+		s.LimitReached = !s.Complete && c.cfg.Scope.MaxPages > 0 && st.Done-st.DoneUncounted >= int64(c.cfg.Scope.MaxPages)
 		s.TimeLimitReached = !s.Complete && c.timeLimit.Load()
 	}
 	s.WasComplete = c.wasComplete

@@ -89,7 +89,19 @@ type Requisites struct {
 	// fetch.max_body_size for pages); a larger one is cut and marked truncated.
 	// Default 16MiB.
 	MaxBodySize ByteSize `yaml:"max_body_size"`
+	// MaxPerPage is the most requisites queued for one document (a page, or a
+	// stylesheet or frame it needs), in the order the document names them; the
+	// rest are skipped (skipped.jsonl reason requisite-limit). Requisites do not
+	// count toward scope.max_pages or scope.max_pages_per_host: this bounds them.
+	// Default 500; 0 = unlimited.
+	MaxPerPage int `yaml:"max_per_page"`
 }
+
+// DefaultRequisitesPerPage is the default of requisites.max_per_page: far more than a
+// documentation page names (issue 29's ten sampled manual pages loaded 35 distinct
+// subresources together), few enough that a gallery of thousands of images does not
+// make one page thousands of fetches.
+const DefaultRequisitesPerPage = 500
 
 // DefaultRequisiteKinds are the requisite kinds fetched by default.
 var DefaultRequisiteKinds = []string{"stylesheet", "script", "image", "font", "icon", "frame", "object", "other"}
@@ -268,11 +280,13 @@ type Scope struct {
 	// MaxDepth is the number of links followed from a seed: Unlimited (0) by default,
 	// SeedsOnly ("seeds") to fetch the seeds and follow none of their links.
 	MaxDepth Depth `yaml:"max_depth"`
-	// MaxPagesPerHost caps the URLs queued per host; 0 = unlimited.
+	// MaxPagesPerHost caps the URLs queued per host; 0 = unlimited. Page requisites
+	// are not refused by it.
 	MaxPagesPerHost int `yaml:"max_pages_per_host"`
 	// MaxPages caps the pages fetched (responses archived with a pages.jsonl line,
 	// sitemaps included) over the whole crawl, across runs of one data directory; URLs
-	// blocked by robots.txt, skipped or failed do not count, and the URLs past it stay
+	// blocked by robots.txt, skipped or failed do not count, nor do page requisites
+	// (those of the pages fetched are fetched past it), and the URLs past it stay
 	// queued, so a later run with a larger value goes on. 0 = unlimited.
 	MaxPages int `yaml:"max_pages"`
 	// MaxDuration stops a run this long after it starts, as a signal stops it: the
@@ -561,6 +575,7 @@ func Default() Config {
 			Kinds:       append([]string(nil), DefaultRequisiteKinds...),
 			OtherHosts:  true,
 			MaxBodySize: 16 << 20,
+			MaxPerPage:  DefaultRequisitesPerPage,
 		},
 		Storage: Storage{
 			WARCPrefix:    "crawl",

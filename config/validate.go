@@ -48,6 +48,9 @@ func (r *Requisites) validate(bad func(field string, value any, format string, a
 	if r.MaxBodySize <= 0 {
 		return bad("requisites.max_body_size", r.MaxBodySize, "must be positive")
 	}
+	if r.MaxPerPage < 0 {
+		return bad("requisites.max_per_page", r.MaxPerPage, "must be 0 (unlimited) or more")
+	}
 	return nil
 }
 

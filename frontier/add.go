@@ -23,6 +23,7 @@ const (
 	cAdded     = "added"
 	cDuplicate = "duplicate"
 	cDone      = "done"
+	cDoneUnc   = "done-uncounted" // of done, the entries of Options.Uncounted kinds
 	pFailed    = "failed/"
 	pSkipped   = "skipped/"
 	pRefused   = "refused/"
@@ -115,7 +116,8 @@ func (b *batch) add(p *prepared) (bool, error) {
 		b.count(pRefused+RefusedTotal, 1)
 		return false, nil
 	}
-	if opts.MaxQueuedPerHost > 0 {
+	uncounted := p.e.Kind&opts.Uncounted != 0
+	if opts.MaxQueuedPerHost > 0 && !uncounted {
 		if ht := b.hostTx(p.host, false); ht != nil && ht.rec.queued >= int64(opts.MaxQueuedPerHost) {
 			b.count(pRefused+RefusedHostQueue, 1)
 			return false, nil
@@ -131,6 +133,7 @@ func (b *batch) add(p *prepared) (bool, error) {
 	b.seen.added(&p.fp)
 	b.newQueue = append(b.newQueue, keyValue{queueKey(ht.rec.id, 0, p.e.Priority, p.e.Depth, seq), p.val})
 	ht.rec.queued++
+	ht.uncounted = ht.uncounted || uncounted
 	b.count(cAdded, 1)
 	return true, nil
 }

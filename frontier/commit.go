@@ -231,6 +231,8 @@ type hostTx struct {
 	direct  bool
 	logged  bool
 	flushed bool // in the batch's log record
+	// uncounted is set when the batch queued an entry of Options.Uncounted kinds.
+	uncounted bool
 }
 
 func (b *batch) begin(tx *bolt.Tx) {
@@ -378,6 +380,9 @@ func (b *batch) merge() {
 		}
 		h.rec = ht.rec
 		h.dueHint = 0
+		if ht.uncounted {
+			h.capped = false
+		}
 		switch {
 		case ht.direct && h.dirty:
 			h.dirty = false

@@ -65,6 +65,13 @@ type Options struct {
 	// count, and the URLs not leased stay queued: a later Open with a larger MaxDone
 	// goes on. 0 means unlimited.
 	MaxDone int
+	// Uncounted holds Kind bits: an entry whose Kind has any of them set (a page
+	// requisite, say) is not counted by MaxDone or MaxQueuedPerHost. Such a lease
+	// finishes without using MaxDone's budget and is leased past it: once MaxDone
+	// counted URLs are done, a host whose head is a counted URL is set aside for the
+	// rest of the run (its URLs stay queued), until an uncounted URL is queued on it.
+	// Such an entry is queued whatever MaxQueuedPerHost says. 0: every entry counts.
+	Uncounted uint8
 	// MaxAttempts is how many times a URL is tried before a Retry outcome becomes
 	// Failed; 0 means 3.
 	MaxAttempts int
@@ -182,6 +189,7 @@ type Frontier struct {
 	hosts     map[string]*host
 	heap      hostHeap
 	leased    int
+	leasedUnc int           // of leased, the leases of Uncounted entries
 	wake      chan struct{} // closed and replaced whenever readiness may have changed
 	closed    bool
 	err       error            // fatal: a failed commit
@@ -584,7 +592,7 @@ func (f *Frontier) broadcast() {
 // fix puts h in the ready heap, moves it, or takes it out, after its counts, leases,
 // ready time or parking changed. f.mu must be held.
 func (f *Frontier) fix(h *host) {
-	want := !h.parked && h.available() > 0 && len(h.leaseList()) < f.maxInFlight
+	want := !h.parked && !h.capped && h.available() > 0 && len(h.leaseList()) < f.maxInFlight
 	h.at = h.eligible()
 	switch {
 	case want && h.index < 0:

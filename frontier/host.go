@@ -102,6 +102,9 @@ type host struct {
 	dirty bool
 	// parked is set once Park set the host aside; Frontier.parked holds why.
 	parked bool
+	// capped is set once MaxDone counted URLs are done and the host's head is a
+	// counted one (Options.Uncounted); an uncounted URL queued on it clears it.
+	capped bool
 }
 
 // leaseList returns the outstanding leases.

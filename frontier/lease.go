@@ -165,6 +165,11 @@ func (f *Frontier) Next(ctx context.Context) (*Lease, error) {
 	}
 }
 
+// doneCounted returns the URLs finished that MaxDone counts. f.mu must be held.
+func (f *Frontier) doneCounted() int64 {
+	return max(f.counters[cDone]-f.counters[cDoneUnc], 0)
+}
+
 // tryNext leases a URL if a host is ready at now. Otherwise it returns the time the
 // earliest host gets ready (zero if no host can be leased until something changes),
 // or ErrDone. f.mu must be held.
@@ -175,7 +180,8 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 	if f.err != nil {
 		return nil, time.Time{}, f.err
 	}
-	if f.opts.MaxDone > 0 && f.counters[cDone]+int64(f.leased) >= int64(f.opts.MaxDone) {
+	full := f.opts.MaxDone > 0 && f.doneCounted()+int64(f.leased-f.leasedUnc) >= int64(f.opts.MaxDone)
+	if full && f.opts.Uncounted == 0 {
 		if f.leased == 0 {
 			return nil, time.Time{}, ErrDone // the rest stays queued
 		}
@@ -183,7 +189,7 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 	}
 	for {
 		if len(f.heap) == 0 {
-			if f.leased == 0 && f.counters[cStaged] == 0 {
+			if f.leased == 0 && (full || f.counters[cStaged] == 0) {
 				return nil, time.Time{}, ErrDone
 			}
 			return nil, time.Time{}, nil
@@ -200,6 +206,18 @@ func (f *Frontier) tryNext(now time.Time) (*Lease, time.Time, error) {
 		}
 		if l == nil {
 			continue // h's first due time was later than h.at said; fixed, try again
+		}
+		uncounted := l.Kind&f.opts.Uncounted != 0
+		if full && !uncounted {
+			if f.doneCounted() < int64(f.opts.MaxDone) {
+				return nil, time.Time{}, nil // a lease that ends other than Finished frees a place
+			}
+			h.capped = true // until an uncounted URL is queued on it
+			f.fix(h)
+			continue
+		}
+		if uncounted {
+			f.leasedUnc++
 		}
 		l.At = now
 		h.addLease(l)
@@ -315,6 +333,9 @@ func (f *Frontier) Done(ctx context.Context, l *Lease, o Outcome) error {
 			h := l.h
 			h.removeLease(l)
 			f.leased--
+			if l.Kind&f.opts.Uncounted != 0 {
+				f.leasedUnc--
+			}
 			f.fix(h)
 		},
 	})
@@ -364,6 +385,9 @@ func (b *batch) done(l *Lease, o *Outcome, links, reqs []prepared, now time.Time
 	case Finished:
 		ht.rec.done++
 		b.count(cDone, 1)
+		if l.Kind&b.f.opts.Uncounted != 0 {
+			b.count(cDoneUnc, 1)
+		}
 	case Failed:
 		ht.rec.failed++
 		b.count(pFailed+cutReason(why, "error"), 1)

@@ -29,6 +29,8 @@ type Stats struct {
 	Added, Duplicates int64
 	// Done is the number of URLs finished.
 	Done int64
+	// DoneUncounted counts, of Done, the URLs of Options.Uncounted kinds.
+	DoneUncounted int64
 	// Failed and Skipped count URLs by reason; Skipped includes the URLs of parked
 	// hosts under their park reason.
 	Failed, Skipped map[string]int64
@@ -90,16 +92,17 @@ func (f *Frontier) Stats() Stats {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := Stats{
-		Leased:     f.leased,
-		Added:      f.counters[cAdded],
-		Duplicates: f.counters[cDuplicate],
-		Done:       f.counters[cDone],
-		Staged:     f.counters[cStaged],
-		Failed:     make(map[string]int64),
-		Skipped:    make(map[string]int64),
-		Refused:    make(map[string]int64),
-		Hosts:      len(f.hosts),
-		Recovered:  f.recovered,
+		Leased:        f.leased,
+		Added:         f.counters[cAdded],
+		Duplicates:    f.counters[cDuplicate],
+		Done:          f.counters[cDone],
+		DoneUncounted: f.counters[cDoneUnc],
+		Staged:        f.counters[cStaged],
+		Failed:        make(map[string]int64),
+		Skipped:       make(map[string]int64),
+		Refused:       make(map[string]int64),
+		Hosts:         len(f.hosts),
+		Recovered:     f.recovered,
 	}
 	s.SeenRuns, s.SeenLevel0 = f.seen.figures()
 	if f.opts.ReadOnly {
@@ -128,7 +131,7 @@ func (f *Frontier) Stats() Stats {
 		case avail > 0:
 			s.Queued += avail
 			s.Scheduled += h.availableLater()
-			if h.at <= now && len(h.leaseList()) < f.maxInFlight {
+			if h.at <= now && !h.capped && len(h.leaseList()) < f.maxInFlight {
 				s.HostsReady++
 			} else {
 				s.HostsWaiting++

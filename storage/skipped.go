@@ -25,6 +25,9 @@ type Skip struct {
 	Time      time.Time     // time: when the crawler decided, RFC 3339 in UTC to the millisecond
 	FoundOn   string        // found_on: the page that linked here; empty for seeds and unknown
 	Depth     int           // depth: links followed from a seed
+	// Requisite, for a page requisite not fetched, is its kind, such as "image"
+	// (requisite; left out for a page): FoundOn is the document that needs it.
+	Requisite string
 }
 
 // skipJSON fixes the JSON form of Skip.
@@ -38,6 +41,7 @@ type skipJSON struct {
 	Time       string   `json:"time"`
 	FoundOn    string   `json:"found_on,omitempty"`
 	Depth      int      `json:"depth"`
+	Requisite  string   `json:"requisite,omitempty"`
 }
 
 // MarshalJSON encodes s as one skipped.jsonl object.
@@ -45,6 +49,7 @@ func (s *Skip) MarshalJSON() ([]byte, error) {
 	j := skipJSON{
 		URL: s.URL, Reason: s.Reason, Detail: s.Detail, RobotsURL: s.RobotsURL,
 		Time: s.Time.UTC().Format(fetchedAtLayout), FoundOn: s.FoundOn, Depth: s.Depth,
+		Requisite: s.Requisite,
 	}
 	if s.Delay > 0 {
 		secs := s.Delay.Seconds()
@@ -63,7 +68,7 @@ func (s *Skip) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Skip{URL: j.URL, Reason: j.Reason, Detail: j.Detail, RobotsURL: j.RobotsURL,
-		FoundOn: j.FoundOn, Depth: j.Depth}
+		FoundOn: j.FoundOn, Depth: j.Depth, Requisite: j.Requisite}
 	if j.CrawlDelay != nil {
 		s.Delay = time.Duration(*j.CrawlDelay * float64(time.Second))
 	}
