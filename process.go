@@ -313,31 +313,35 @@ func (c *Crawler) firstSetAside(host string) bool {
 // the limits for pages: cutting one would lose the URLs it lists. Its bytes still
 // count against max_bytes_in_flight through mem.
 //
-// With recrawl on, a page is asked for with a conditional GET from the validators of
-// its fetch before (see lastFetch.validators), and what is known of that fetch is
-// returned for reschedule (nil for a sitemap, or with recrawl off). Without recrawl a
+// With recrawl on, a page or a page requisite is asked for with a conditional GET from
+// the validators of its fetch before (see lastFetch.validators), and what is known of
+// that fetch is returned for reschedule (nil for a sitemap, or with recrawl off). Without recrawl a
 // page is fetched again only when its record was lost or its lease cut by a crash,
 // and then it is fetched whole (with dedup_from, see dedupRequest).
 func (c *Crawler) pageRequest(l *frontier.Lease, mem *memClaim) (*fetch.Request, *lastFetch, error) {
 	req := &fetch.Request{URL: l.URL, Budget: mem}
-	if _, _, ok := requisiteOf(l.Kind); ok {
+	_, _, isReq := requisiteOf(l.Kind)
+	if isReq {
 		// A requisite has its own size limit (an image or a font may be larger than a
-		// page) and is fetched whole: a conditional GET is for pages recrawled.
+		// page).
 		req.MaxBodySize = int64(c.cfg.Requisites.MaxBodySize)
 		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), 2*int64(c.cfg.Requisites.MaxBodySize))
-		return req, nil, nil
 	}
 	switch {
-	case l.Kind == kindSitemap:
-		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
-		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), extract.DefaultSitemapMaxBytes)
-	case l.Kind == kindPage && c.cfg.Recrawl.Interval > 0:
+	case (l.Kind == kindPage || isReq) && c.cfg.Recrawl.Interval > 0:
+		// A refetch, of a page or of a requisite (a 304 leaves what a stylesheet
+		// names unread, but each of those is refetched on its own schedule).
 		last, err := c.lastFetch(l)
 		if err != nil {
 			return req, nil, err
 		}
 		req.ETag, req.LastModified = last.validators()
 		return req, last, nil
+	case isReq:
+		return req, nil, nil
+	case l.Kind == kindSitemap:
+		req.MaxBodySize = max(int64(c.cfg.Fetch.MaxBodySize), extract.DefaultSitemapMaxBytes)
+		req.MaxDecodedSize = max(int64(c.cfg.Fetch.MaxDecodedSize), extract.DefaultSitemapMaxBytes)
 	case l.Kind == kindPage && len(c.cfg.DedupFrom) > 0:
 		return c.dedupRequest(req)
 	}

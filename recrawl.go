@@ -91,7 +91,7 @@ func (c *Crawler) reschedule(l *frontier.Lease, kind frontier.OutcomeKind, resp 
 		return time.Time{}, nil
 	}
 	now := c.now()
-	if l.Kind != kindPage || last == nil {
+	if last == nil { // a sitemap
 		return now.Add(time.Duration(c.cfg.Recrawl.Interval)), nil
 	}
 	cur := recrawl.Fetch{Due: unixNano(l.Due), Fetched: page.FetchedAt, Status: page.Status, Digest: page.PayloadDigest}

@@ -238,8 +238,12 @@ type WARCWriter struct {
 	// must not block.
 	onRotate func()
 
-	dmu      sync.Mutex
-	pending  map[string]pendingDigest  // written, not yet in the index
+	dmu     sync.Mutex
+	pending map[string]pendingDigest // written, not yet in the index
+	// claims holds the digests a write found in neither pending nor the index and
+	// is archiving as a response: a write of the same payload waits for it (see
+	// claim), so that two fetches of one payload at once store it once.
+	claims   map[string]chan struct{}
 	captures map[string]pendingCapture // by URI, written, not yet in the index
 	durable  map[string]int64          // file → durable size, not yet in the index
 	// waiting holds, in increasing order, the write of each record that put a
@@ -316,6 +320,7 @@ func OpenWARC(opts WARCOptions) (*WARCWriter, error) {
 		opts:     opts,
 		db:       db,
 		pending:  make(map[string]pendingDigest),
+		claims:   make(map[string]chan struct{}),
 		captures: make(map[string]pendingCapture),
 		durable:  make(map[string]int64),
 		cdx:      newCDXJWriter(opts.Dir, opts.NoSync),
@@ -604,11 +609,13 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 		}
 		dedup = false
 	}
+	release := func() {}
 	if dedup {
 		var err error
-		if ref, loc.Revisit, err = w.lookup(loc.PayloadDigest); err != nil {
+		if ref, loc.Revisit, release, err = w.claim(ctx, loc.PayloadDigest); err != nil {
 			return Location{}, err
 		}
+		defer release() // on the ways out before the commit
 	}
 	d := warcDate(date)
 	reqID := newRecordID()
@@ -785,6 +792,7 @@ func (w *WARCWriter) writeExchange(ctx context.Context, ex *Exchange, wait bool)
 			s.WETRecords++
 		}
 	})
+	release() // the digest is in pending now, or the write failed
 	if err != nil {
 		return Location{}, err
 	}
@@ -1080,6 +1088,50 @@ func fieldName(k string) string {
 		}
 		return '-'
 	}, k)
+}
+
+// claim finds the record that archived payload digest d first, as lookup does. When
+// there is none, the caller is to archive it: claim returns release, which the
+// caller calls once the record is in pending (or its write failed), and until then
+// another claim of d waits, then finds the caller's record. release may be called
+// more than once.
+func (w *WARCWriter) claim(ctx context.Context, d string) (ref digestRef, found bool, release func(), err error) {
+	for {
+		w.dmu.Lock()
+		if p, ok := w.pending[d]; ok {
+			w.dmu.Unlock()
+			return p.ref, true, func() {}, nil
+		}
+		c, busy := w.claims[d]
+		if !busy {
+			c = make(chan struct{})
+			w.claims[d] = c
+		}
+		w.dmu.Unlock()
+		if busy {
+			select {
+			case <-c:
+				continue
+			case <-ctx.Done():
+				return digestRef{}, false, nil, ctx.Err()
+			}
+		}
+		var once sync.Once
+		release = func() {
+			once.Do(func() {
+				w.dmu.Lock()
+				delete(w.claims, d)
+				w.dmu.Unlock()
+				close(c)
+			})
+		}
+		ref, found, err = w.lookup(d)
+		if err != nil || found {
+			release()
+			return ref, found, func() {}, err
+		}
+		return digestRef{}, false, release, nil
+	}
 }
 
 // lookup finds the record that archived payload digest d first.
