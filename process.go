@@ -229,7 +229,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 			}
 			var found *extract.Requisites
 			out.Links, outlinks, languages, found = c.pageLinks(l, resp, &page, &skips)
-			out.Requisites = c.requisites(l, resp, found, &skips)
+			out.Requisites = c.requisites(l, resp, found, &page, &skips)
 			parsed()
 		}
 	}

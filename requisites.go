@@ -78,11 +78,12 @@ func importNesting(l *frontier.Lease) int {
 // stylesheet's @import is at its importer's hop (see importNesting). They keep
 // the page's depth, go to the head of their hosts' queues, and are fetched as the
 // URL the document names (no parameter stripped: replay looks that URL up). What
-// the configuration leaves out is counted by reason.
+// the configuration leaves out is counted by reason, and what the document names
+// and what became of each name go into its pages.jsonl line (page.Requisites).
 //
 // inPage holds the requisites of an HTML document, found with its links (pageLinks);
 // nil when the document is not HTML, and then they are looked for here.
-func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *extract.Requisites, skips *[]*storage.Skip) []frontier.Entry {
+func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *extract.Requisites, page *storage.Page, skips *[]*storage.Skip) []frontier.Entry {
 	p := &c.reqPolicy
 	if !p.enabled || resp.Status < 200 || resp.Status > 299 || l.Kind == kindSitemap {
 		return nil
@@ -102,6 +103,7 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 	}
 	opts := extract.RequisiteOptions{MaxHTMLBytes: int(c.cfg.Extract.MaxHTMLBytes)}
 	var found *extract.Requisites
+	document := true // read for what it names, not only its Link header
 	switch {
 	case inPage != nil:
 		found = inPage
@@ -111,6 +113,7 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 		found, err = extract.CSSRequisites(base, resp.Header, resp.Body, opts)
 	default:
 		found, err = extract.LinkHeaderRequisites(base, resp.Header)
+		document = !isReq
 	}
 	if err != nil {
 		return nil
@@ -119,23 +122,34 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 		c.counters.skip("requisite-"+reason, int64(n))
 	}
 	entries := make([]frontier.Entry, 0, len(found.Found))
+	// Past extract's own bound (DefaultMaxRequisites) a name is counted, not kept;
+	// a stylesheet at the hop limit is read for its imports alone.
+	rc := &storage.RequisiteCounts{}
+	if !atLimit {
+		rc.Found, rc.Limit = found.Skipped["limit"], found.Skipped["limit"]
+	}
 	for _, q := range found.Found {
 		e := frontier.Entry{URL: q.URL, Depth: l.Depth, Priority: priorityRequisite,
 			FoundOn: l.URL, Kind: requisiteEntryKind(q.Kind, hop+1)}
 		switch imported := css && q.Kind == extract.KindStylesheet; {
 		case imported && nesting >= extract.MaxImportNesting:
 			c.counters.skip("requisite-import-nesting", 1)
+			rc.Found++
+			rc.Limit++
 			continue
 		case imported:
 			e.Priority, e.Kind = priorityRequisite-nesting-1, requisiteEntryKind(q.Kind, hop)
 		case atLimit:
 			continue
 		}
+		rc.Found++
 		if !p.kinds[q.Kind] {
 			c.counters.skip("requisite-kind", 1)
+			rc.Excluded++
 			continue
 		}
 		if !p.otherHosts && !c.inScope(q.URL, l.Depth, l.URL, skips) {
+			rc.Scope++
 			continue
 		}
 		if p.perPage > 0 && len(entries) == p.perPage {
@@ -143,9 +157,16 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 			s := c.skip(q.URL, skipRequisiteLimit, fmt.Sprintf("past requisites.max_per_page %d", p.perPage), l.URL, l.Depth)
 			s.Requisite = q.Kind.String()
 			*skips = append(*skips, s)
+			rc.Limit++
 			continue
 		}
 		entries = append(entries, e)
+	}
+	rc.Queued = len(entries)
+	if document || rc.Found > 0 {
+		// Every page has the object; an image or a script only when its Link
+		// header names something.
+		page.Requisites = rc
 	}
 	// A stylesheet or script every page names goes to the frontier once in a while,
 	// not with every page (linkCache).

@@ -58,10 +58,28 @@ type Page struct {
 	// "image" (requisite; left out for a page). Such a line is no page of its own:
 	// FoundOn is the page or stylesheet that needs it.
 	Requisite string
+	// Requisites, for a document whose requisites were looked for (a page, or a
+	// stylesheet or frame fetched as a requisite within requisites.max_hops), is
+	// what it names that a browser needs and what the crawler did with each name
+	// (requisites: an object; left out when nil).
+	Requisites *RequisiteCounts
 
 	// carried says that the line is carried in the WARC, in the page's metadata
 	// record (WARCWriter.Append with Exchange.Page).
 	carried bool
+}
+
+// RequisiteCounts is what a document names that a browser needs to show it, and
+// what the crawler did with each name when it read the document. What became of a
+// requisite queued is on its own line: in pages.jsonl once fetched, in skipped.jsonl
+// if not (blocked by robots.txt, failed), each with found_on naming the document
+// that first asked for it.
+type RequisiteCounts struct {
+	Found    int `json:"found"`              // requisites named, each URL once
+	Queued   int `json:"queued"`             // handed to the frontier, which fetches each URL once per crawl (those already fetched or queued included)
+	Excluded int `json:"excluded,omitempty"` // of a kind requisites.kinds leaves out
+	Scope    int `json:"scope,omitempty"`    // refused by scope (on other hosts, with requisites.other_hosts off)
+	Limit    int `json:"limit,omitempty"`    // past requisites.max_per_page (in skipped.jsonl), or past the 2,000 distinct URLs read of one document
 }
 
 // pageJSON fixes the JSON form of Page.
@@ -95,6 +113,7 @@ type pageJSON struct {
 	PreviousFetch string            `json:"previous_fetch,omitempty"`
 	OptOut        string            `json:"opt_out,omitempty"`
 	Requisite     string            `json:"requisite,omitempty"`
+	Requisites    *RequisiteCounts  `json:"requisites,omitempty"`
 }
 
 // fetchedAtLayout is RFC 3339 with milliseconds.
@@ -114,7 +133,7 @@ func (p *Page) MarshalJSON() ([]byte, error) {
 		Links: p.Links, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Depth: p.Depth,
 		FoundOn: p.FoundOn, Text: p.Text, SimHash: p.SimHash, ContentSignal: p.ContentSignal,
 		Truncated: p.Truncated, Changed: p.Changed, PreviousFetch: prev, OptOut: p.OptOut, Requisite: p.Requisite,
-		Language: p.Language,
+		Requisites: p.Requisites, Language: p.Language,
 	})
 }
 
@@ -145,7 +164,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Canonical: j.Canonical, Links: j.Links, NoIndex: j.NoIndex, NoFollow: j.NoFollow,
 		Depth: j.Depth, FoundOn: j.FoundOn, Text: j.Text, SimHash: j.SimHash, ContentSignal: j.ContentSignal,
 		Truncated: j.Truncated, Changed: j.Changed, PreviousFetch: prev, OptOut: j.OptOut, Requisite: j.Requisite,
-		Language: j.Language,
+		Requisites: j.Requisites, Language: j.Language,
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/politecrawl/crawl"
+	"github.com/politecrawl/crawl/capture"
 )
 
 func init() {
@@ -74,6 +75,9 @@ func runStatus(ctx context.Context, m *Main, args []string) error {
 	}
 	fmt.Fprintf(w, "  hosts    %d seen: %d ready, %d waiting, %d set aside\n", st.Hosts, st.HostsReady, st.HostsWaiting, st.HostsParked)
 	printLastRun(w, data, now)
+	if err := printRequisites(w, data); err != nil {
+		return err
+	}
 
 	waiting := in.Waiting
 	if len(waiting) > 0 {
@@ -109,6 +113,29 @@ func printRunning(w io.Writer, dir string, now time.Time) error {
 	printFigures(w, s)
 	if s.MetricsAddr != "" {
 		fmt.Fprintf(w, "  metrics  http://%s/metrics\n", s.MetricsAddr)
+	}
+	return printRequisites(w, dir)
+}
+
+// printRequisites prints the capture report as the crawl in dir logged it in
+// pages.jsonl and skipped.jsonl, summed (capture.ReadLogged); nothing when no line
+// is about requisites.
+func printRequisites(w io.Writer, dir string) error {
+	lg, err := capture.ReadLogged(dir)
+	if err != nil {
+		return err
+	}
+	if lg.Documents == 0 && lg.Distinct.Found == 0 {
+		return nil
+	}
+	n, d := lg.Named, lg.Distinct
+	fmt.Fprintf(w, "\nrequisites (pages.jsonl, skipped.jsonl; crawl qa re-derives them from the WARC files)\n")
+	fmt.Fprintf(w, "  named    %d by %d pages, stylesheets and frames: %d queued, %d of kinds not fetched, %d out of scope, %d past a limit\n",
+		n.Found, lg.Documents, n.Queued, n.Excluded, n.Scope, n.Limit)
+	fmt.Fprintf(w, "  settled  %d distinct: %d archived, %d failed, %d blocked by robots.txt, %d skipped for a limit or policy\n",
+		d.Found, d.Archived, d.Failed, d.Blocked, d.Limit)
+	if lg.Unreadable > 0 {
+		fmt.Fprintf(w, "  unread   %d lines that are not JSON objects (one being written, or the torn last line of a crawl killed, which its next run repairs)\n", lg.Unreadable)
 	}
 	return nil
 }
