@@ -10,6 +10,10 @@
 // on), skipped for another recorded reason (a limit, a policy), excluded (a kind the
 // crawl does not fetch), or missing: none of these.
 //
+// ReadLogged sums the same report as the crawler wrote it while it ran, in
+// pages.jsonl and skipped.jsonl: what crawl status prints, and what Report.Distinct
+// re-derives from the WARC files.
+//
 // # Caveats
 //
 // A page archived only as a revisit of a record in another crawl (dedup_from) has no
