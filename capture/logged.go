@@ -39,6 +39,9 @@ type Logged struct {
 	// Excluded and Missing stay zero: a kind not fetched is only counted, in
 	// Named.Excluded.
 	Distinct Counts `json:"distinct"`
+	// Truncated counts, of Distinct.Archived, the requisites archived cut at a
+	// size limit (requisites.max_body_size): over a limit, yet archived.
+	Truncated int `json:"truncated,omitempty"`
 	// Pages counts the pages.jsonl lines of pages (not requisites), Requisites
 	// those of requisites; Unreadable the lines of either file that are not
 	// JSON objects (a crash's torn last line, before the next run repairs it).
@@ -53,6 +56,7 @@ type Logged struct {
 func ReadLogged(dir string) (*Logged, error) {
 	var lg Logged
 	outcome := map[string]Status{}
+	cut := map[string]bool{} // archived URLs: whether the line that archived them was truncated
 	set := func(u string, s Status) {
 		u = key(u)
 		if old, ok := outcome[u]; !ok || rank(s) < rank(old) {
@@ -65,6 +69,7 @@ func ReadLogged(dir string) (*Logged, error) {
 			Status     int                      `json:"status"`
 			Requisite  string                   `json:"requisite"`
 			Requisites *storage.RequisiteCounts `json:"requisites"`
+			Truncated  bool                     `json:"truncated"`
 		}
 		if json.Unmarshal(b, &l) != nil {
 			lg.Unreadable++
@@ -76,6 +81,7 @@ func ReadLogged(dir string) (*Logged, error) {
 			lg.Requisites++
 			if archivedStatus(l.Status) {
 				set(l.URL, Archived)
+				cut[key(l.URL)] = l.Truncated
 			} else {
 				set(l.URL, Failed)
 			}
@@ -119,8 +125,11 @@ func ReadLogged(dir string) (*Logged, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range outcome {
+	for u, s := range outcome {
 		lg.Distinct.add(s)
+		if s == Archived && cut[u] {
+			lg.Truncated++
+		}
 	}
 	return &lg, nil
 }

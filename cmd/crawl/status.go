@@ -132,8 +132,12 @@ func printRequisites(w io.Writer, dir string) error {
 	fmt.Fprintf(w, "\nrequisites (pages.jsonl, skipped.jsonl; crawl qa re-derives them from the WARC files)\n")
 	fmt.Fprintf(w, "  named    %d by %d pages, stylesheets and frames: %d queued, %d of kinds not fetched, %d out of scope, %d past a limit\n",
 		n.Found, lg.Documents, n.Queued, n.Excluded, n.Scope, n.Limit)
-	fmt.Fprintf(w, "  settled  %d distinct: %d archived, %d failed, %d blocked by robots.txt, %d skipped for a limit or policy\n",
-		d.Found, d.Archived, d.Failed, d.Blocked, d.Limit)
+	var cut string
+	if lg.Truncated > 0 {
+		cut = fmt.Sprintf(" (%d cut at a size limit)", lg.Truncated)
+	}
+	fmt.Fprintf(w, "  settled  %d distinct: %d archived%s, %d failed, %d blocked by robots.txt, %d skipped for a limit or policy\n",
+		d.Found, d.Archived, cut, d.Failed, d.Blocked, d.Limit)
 	if lg.Unreadable > 0 {
 		fmt.Fprintf(w, "  unread   %d lines that are not JSON objects (one being written, or the torn last line of a crawl killed, which its next run repairs)\n", lg.Unreadable)
 	}
