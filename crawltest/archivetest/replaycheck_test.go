@@ -21,7 +21,8 @@ import (
 // loaded live from the farm and replayed from the WACZ in ReplayWeb.page, both in
 // headless Chromium. Every subresource the browser loads live must be answered
 // from the archive in replay, but the image robots.txt disallows and the video
-// (requisites.kinds leaves video out by default); the XHTML page
+// (requisites.kinds leaves video out by default), and the icon it shows in the tab
+// must be in the archive; the XHTML page
 // must replay as HTML; and the screenshots must differ in at most 5% of their
 // pixels. With requisites off the same measure must fall short (a negative
 // control).
@@ -79,6 +80,11 @@ func TestReplayCheck(t *testing.T) {
 				for _, m := range p.Missing {
 					if u, _, _ := strings.Cut(m, " "); !left[u] {
 						failures = append(failures, fmt.Sprintf("%s: not answered in replay: %s", p.URL, m))
+					}
+				}
+				for _, r := range p.Icons {
+					if r.Archived == 0 || r.Archived >= 400 {
+						failures = append(failures, fmt.Sprintf("%s: its icon %s is not in the archive", p.URL, r.URL))
 					}
 				}
 				if p.Diff > 0.05 {

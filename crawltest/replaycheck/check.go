@@ -66,6 +66,15 @@ type Page struct {
 	// Missing lists the others, each with what replay got.
 	Answered int      `json:"answered"`
 	Missing  []string `json:"missing,omitempty"`
+	// Icons are the page's icons the browser loaded live for its tab (a
+	// <link rel=icon>, else /favicon.ico), left out of Live: a replayed page is in
+	// a frame, which asks for no icon. IconsArchived counts those the WACZ's
+	// index holds with a status below 400.
+	Icons         []Resource `json:"icons,omitempty"`
+	IconsArchived int        `json:"icons_archived"`
+	// Replayed are the distinct original URLs the replayed page asked the archive
+	// for, with its answers.
+	Replayed []Resource `json:"replayed,omitempty"`
 	// Diff is the fraction of the screenshot's pixels that differ live and in
 	// replay (see Options.Tolerance); NonWhiteLive and NonWhiteReplay the
 	// fraction of pixels that are not white in each.
@@ -103,6 +112,10 @@ func Check(ctx context.Context, opts Options, pages []string) ([]Page, error) {
 			return nil, fmt.Errorf("replaycheck: %w", err)
 		}
 	}
+	index, err := readIndex(opts.WACZ)
+	if err != nil {
+		return nil, err
+	}
 	base, stop, err := serveReplay(opts.ReplayWebPage, opts.WACZ)
 	if err != nil {
 		return nil, err
@@ -134,7 +147,7 @@ func Check(ctx context.Context, opts Options, pages []string) ([]Page, error) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		p := checkPage(ctx, b, opts, base, u, i)
+		p := checkPage(ctx, b, opts, base, u, i, index)
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "%s: %d of %d subresources answered, %.4f of pixels differ, replayed as %s%s\n",
 				p.URL, p.Answered, len(p.Live), p.Diff, p.ReplayType, errSuffix(p.Err))
@@ -168,7 +181,7 @@ func serveReplay(dir, wacz string) (base string, stop func(), err error) {
 
 // checkPage measures one page: replayed first, to learn the size of the replayed
 // frame, then live at that size.
-func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target string, n int) Page {
+func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target string, n int, index map[string]int) Page {
 	p := Page{URL: target}
 	ctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
 	defer cancel()
@@ -214,6 +227,11 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 		}
 	}
 
+	for _, r := range replayed {
+		p.Replayed = append(p.Replayed, r)
+	}
+	sort.Slice(p.Replayed, func(i, j int) bool { return p.Replayed[i].URL < p.Replayed[j].URL })
+
 	lt, err := openTab(ctx, b, st.Width, st.Height)
 	if err != nil {
 		p.Err = err.Error()
@@ -230,6 +248,15 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 		p.Err = "live: " + err.Error()
 		return p
 	}
+	var icons []string
+	if err := lt.evaluate(ctx, "", iconsJS, &icons); err != nil {
+		p.Err = "live: " + err.Error()
+		return p
+	}
+	isIcon := map[string]bool{}
+	for _, u := range icons {
+		isIcon[key(u)] = true
+	}
 	liveShot, err := lt.screenshot(ctx, 0, 0, lst.Width, lst.Height)
 	if err != nil {
 		p.Err = "live screenshot: " + err.Error()
@@ -244,6 +271,13 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 		seen[k] = true
 		if !r.ok() {
 			p.LiveFailed = append(p.LiveFailed, r)
+			continue
+		}
+		if r.Type == "Other" && isIcon[k] {
+			if r.Archived = index[k]; r.Archived > 0 && r.Archived < 400 {
+				p.IconsArchived++
+			}
+			p.Icons = append(p.Icons, r)
 			continue
 		}
 		p.Live = append(p.Live, r)
@@ -272,6 +306,11 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 	}
 	return p
 }
+
+// iconsJS lists the icons a browser asks for to show a page in its tab: those of
+// its <link rel=icon> elements, and /favicon.ico.
+const iconsJS = `[...Array.from(document.querySelectorAll("link[rel~=icon i]"), l => l.href),
+	new URL("/favicon.ico", location.href).href]`
 
 // replayPath matches ReplayWeb.page's replay URLs: /w/<collection>/[:<hash>/]<timestamp><modifier>/<original URL>.
 var replayPath = regexp.MustCompile(`/w/.*?/[0-9]*([a-z]{2}_)?/(https?://.*)$`)

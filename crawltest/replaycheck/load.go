@@ -18,6 +18,9 @@ type Resource struct {
 	Type   string `json:"type"`             // the DevTools resource type: Stylesheet, Script, Image, Font, Document (a frame) …
 	Status int    `json:"status,omitempty"` // the last HTTP status (0: none)
 	Failed string `json:"failed,omitempty"` // why the load failed, when it did
+	// Archived is the status the WACZ's index holds for the URL (icons only: see
+	// Page.Icons), 0 when it holds none.
+	Archived int `json:"archived_status,omitempty"`
 }
 
 // ok reports whether the browser got the resource: an answer below 400.
@@ -27,9 +30,9 @@ func (r *Resource) ok() bool { return r.Failed == "" && r.Status > 0 && r.Status
 type network struct {
 	mu       sync.Mutex
 	byID     map[string]*Resource
-	inFlight map[string]bool
-	last     time.Time // when the last event came
-	main     string    // the request ID of the tab's own document
+	inFlight map[string]time.Time // when each request in flight started
+	last     time.Time            // when the last event came
+	main     string               // the request ID of the tab's own document
 
 	// counts, when not nil, says which URLs count for quiet (the replay tab's
 	// service worker script stays in flight as long as the tab).
@@ -37,7 +40,7 @@ type network struct {
 }
 
 func newNetwork() *network {
-	return &network{byID: map[string]*Resource{}, inFlight: map[string]bool{}, last: time.Now()}
+	return &network{byID: map[string]*Resource{}, inFlight: map[string]time.Time{}, last: time.Now()}
 }
 
 func (n *network) event(method string, params json.RawMessage) {
@@ -71,7 +74,9 @@ func (n *network) event(method string, params json.RawMessage) {
 			r = &Resource{URL: p.Request.URL, Type: p.Type}
 			n.byID[p.RequestID] = r
 		}
-		n.inFlight[p.RequestID] = true
+		if _, ok := n.inFlight[p.RequestID]; !ok {
+			n.inFlight[p.RequestID] = n.last
+		}
 	case "Network.responseReceived":
 		if r := n.byID[p.RequestID]; r != nil {
 			r.Status = p.Response.Status
@@ -86,15 +91,17 @@ func (n *network) event(method string, params json.RawMessage) {
 	}
 }
 
-// quiet reports whether no request has been in flight, nor any event come, for d.
+// quiet reports whether no event has come for d, and no request is in flight but
+// those started over 10×d ago: a worker's script or an event stream may never
+// say it finished.
 func (n *network) quiet(d time.Duration) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if time.Since(n.last) < d {
 		return false
 	}
-	for id := range n.inFlight {
-		if r := n.byID[id]; r != nil && (n.counts == nil || n.counts(r.URL)) {
+	for id, at := range n.inFlight {
+		if r := n.byID[id]; r != nil && (n.counts == nil || n.counts(r.URL)) && time.Since(at) < 10*d {
 			return false
 		}
 	}

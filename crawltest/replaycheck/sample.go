@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Sample returns up to perHost pages of each host listed in the WACZ's
@@ -64,4 +66,40 @@ func spread(s []string, n int) []string {
 		out = append(out, s[i*len(s)/n])
 	}
 	return out
+}
+
+// readIndex reads the WACZ's indexes/index.cdxj: the status of each URL's
+// captures, the best (lowest of 200-399, else the first) kept; a revisit counts as
+// the status it records.
+func readIndex(wacz string) (map[string]int, error) {
+	z, err := zip.OpenReader(wacz)
+	if err != nil {
+		return nil, fmt.Errorf("replaycheck: %w", err)
+	}
+	defer z.Close()
+	f, err := z.Open("indexes/index.cdxj")
+	if err != nil {
+		return nil, fmt.Errorf("replaycheck: %s: %w", wacz, err)
+	}
+	defer f.Close()
+	index := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		_, rest, _ := strings.Cut(sc.Text(), " ")
+		_, js, _ := strings.Cut(rest, " ")
+		var line struct{ URL, Status string }
+		if json.Unmarshal([]byte(js), &line) != nil || line.URL == "" {
+			continue
+		}
+		status, _ := strconv.Atoi(line.Status)
+		k := key(line.URL)
+		if old, ok := index[k]; !ok || status >= 200 && status < 400 && (old < 200 || old >= 400) {
+			index[k] = status
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("replaycheck: %s: indexes/index.cdxj: %w", wacz, err)
+	}
+	return index, nil
 }

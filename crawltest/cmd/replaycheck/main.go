@@ -80,6 +80,7 @@ func printSummary(res []replaycheck.Page) {
 		live, answered map[string]bool
 		diffs          []float64
 		missing        map[string]bool
+		icons, iconsOK map[string]bool
 	}
 	byHost := map[string]*sum{}
 	var hosts []string
@@ -88,7 +89,8 @@ func printSummary(res []replaycheck.Page) {
 		h := u.Host
 		s := byHost[h]
 		if s == nil {
-			s = &sum{live: map[string]bool{}, answered: map[string]bool{}, missing: map[string]bool{}}
+			s = &sum{live: map[string]bool{}, answered: map[string]bool{}, missing: map[string]bool{},
+				icons: map[string]bool{}, iconsOK: map[string]bool{}}
 			byHost[h] = s
 			hosts = append(hosts, h)
 		}
@@ -98,6 +100,12 @@ func printSummary(res []replaycheck.Page) {
 			continue
 		}
 		s.diffs = append(s.diffs, p.Diff)
+		for _, r := range p.Icons {
+			s.icons[r.URL] = true
+			if r.Archived > 0 && r.Archived < 400 {
+				s.iconsOK[r.URL] = true
+			}
+		}
 		missing := map[string]bool{}
 		for _, m := range p.Missing {
 			u, _, _ := strings.Cut(m, " ")
@@ -112,7 +120,7 @@ func printSummary(res []replaycheck.Page) {
 		}
 	}
 	sort.Strings(hosts)
-	fmt.Printf("%-28s %6s %8s %14s %9s %9s\n", "host", "pages", "live", "answered", "diff med", "diff max")
+	fmt.Printf("%-28s %6s %8s %14s %9s %9s %8s\n", "host", "pages", "live", "answered", "diff med", "diff max", "icons")
 	for _, h := range hosts {
 		s := byHost[h]
 		sort.Float64s(s.diffs)
@@ -131,7 +139,7 @@ func printSummary(res []replaycheck.Page) {
 		if s.failed > 0 {
 			pages = fmt.Sprintf("%d (%d failed)", s.pages, s.failed)
 		}
-		fmt.Printf("%-28s %6s %8d %7d %5.1f%% %9.4f %9.4f\n", h, pages, len(s.live), len(s.answered), pct, med, max)
+		fmt.Printf("%-28s %6s %8d %7d %5.1f%% %9.4f %9.4f %4d/%-3d\n", h, pages, len(s.live), len(s.answered), pct, med, max, len(s.iconsOK), len(s.icons))
 		var ms []string
 		for m := range s.missing {
 			ms = append(ms, m)
