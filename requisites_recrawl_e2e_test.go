@@ -129,3 +129,47 @@ func TestRecrawlRequisites(t *testing.T) {
 		t.Errorf("the shared image stored %d times, want once", img)
 	}
 }
+
+// TestDedupFromRequisites crawls crawltest.RequisiteFarm, then again into a new data
+// directory with dedup_from naming the first: every requisite of the second crawl
+// is an identical-payload revisit of a response record of the first, none is stored
+// again.
+func TestDedupFromRequisites(t *testing.T) {
+	sites := crawltest.RequisiteFarm(2, 2)
+	first := t.TempDir()
+	farm := startFarm(t, sites)
+	cfg := testConfig(farm, first)
+	runCrawl(t, cfg)
+	stored := map[string]bool{} // the first crawl's response records, by URI
+	eachRecord(t, filepath.Join(first, "warc", "*.warc.gz"), func(r *warc.Record) {
+		if r.Header.Get("WARC-Type") == "response" {
+			stored[r.Header.Get("WARC-Target-URI")] = true
+		}
+	})
+
+	second := t.TempDir()
+	cfg = testConfig(farm, second)
+	cfg.DedupFrom = []string{first}
+	runCrawl(t, cfg)
+	requisites := map[string]bool{}
+	for _, pg := range readJSONL(t, filepath.Join(second, "pages.jsonl")) {
+		if pg["requisite"] != nil {
+			requisites[pg["url"].(string)] = true
+		}
+	}
+	if len(requisites) < 10 {
+		t.Fatalf("%d requisites archived by the second crawl, want 10 or more: %v", len(requisites), requisites)
+	}
+	const identical = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+	eachRecord(t, filepath.Join(second, "warc", "*.warc.gz"), func(r *warc.Record) {
+		h := r.Header
+		u := h.Get("WARC-Target-URI")
+		if !requisites[u] || h.Get("WARC-Type") == "request" || h.Get("WARC-Type") == "metadata" {
+			return
+		}
+		if h.Get("WARC-Type") != "revisit" || h.Get("WARC-Profile") != identical || !stored[h.Get("WARC-Refers-To-Target-URI")] {
+			t.Errorf("%s archived again as a %s (%s, refers to %s), want an identical-payload revisit of the first crawl's record",
+				u, h.Get("WARC-Type"), h.Get("WARC-Profile"), h.Get("WARC-Refers-To-Target-URI"))
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -349,6 +350,46 @@ func TestRevisitAcrossRuns(t *testing.T) {
 	}
 	if got := rv.get("WARC-Refers-To-Target-URI"); got != "http://a.example/one" {
 		t.Errorf("WARC-Refers-To-Target-URI %q", got)
+	}
+}
+
+// TestRevisitConcurrent writes one payload under many URIs at once: it is stored
+// once, every other write is a revisit of that record, however the writes overlap
+// (WARCWriter.claim; before it, two writes that both missed the digest index each
+// stored the payload).
+func TestRevisitConcurrent(t *testing.T) {
+	ctx := context.Background()
+	w := openTest(t, WARCOptions{Dir: t.TempDir(), NoSync: true})
+	body := noise(1, 1<<20) // incompressible: each write takes a while to compress
+	const n = 8
+	locs := make([]Location, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			locs[i], errs[i] = w.Append(ctx, exchange(fmt.Sprintf("http://h%d.example/site.css", i), body, ""))
+		})
+	}
+	close(start)
+	wg.Wait()
+	var stored []Location
+	for i, loc := range locs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !loc.Revisit {
+			stored = append(stored, loc)
+		}
+	}
+	if len(stored) != 1 {
+		t.Fatalf("the payload stored %d times, want once", len(stored))
+	}
+	for _, loc := range locs {
+		if loc.Revisit && loc.RefersTo != stored[0].RecordID {
+			t.Errorf("a revisit refers to %s, want %s", loc.RefersTo, stored[0].RecordID)
+		}
 	}
 }
 
