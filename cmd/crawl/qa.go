@@ -26,7 +26,8 @@ func runQA(ctx context.Context, m *Main, args []string) error {
 		"revisit record), blocked by robots.txt, failed, skipped for a limit or policy\n"+
 		"(skipped.jsonl), of a kind the crawl does not fetch (requisites.kinds), or\n"+
 		"missing: none of these. Prints the totals and the pages with missing\n"+
-		"requisites. The hop limit and the kinds are the warcinfo record's when it\n"+
+		"requisites, and beside them the distinct counts as the crawl logged them in\n"+
+		"pages.jsonl and skipped.jsonl (what crawl status sums). The hop limit and the kinds are the warcinfo record's when it\n"+
 		"gives them, else the configuration's.\n"+
 		"Exits with status 1 when any requisite is missing without a recorded reason.")
 	dataFlags := newDataFlags(fs)
@@ -58,6 +59,18 @@ func runQA(ctx context.Context, m *Main, args []string) error {
 	if *jsonOut != "-" {
 		if err := rep.WriteText(m.Stdout, *show); err != nil {
 			return err
+		}
+		// Beside it, the same counts as the crawl logged them while it ran (what
+		// crawl status sums): the two agree but for a URL also fetched as a page
+		// and a requisite's redirect target (see capture.Logged).
+		lg, err := capture.ReadLogged(data)
+		if err != nil {
+			return err
+		}
+		if lg.Documents > 0 || lg.Distinct.Found > 0 {
+			d := lg.Distinct
+			fmt.Fprintf(m.Stdout, "as the crawl logged them (pages.jsonl, skipped.jsonl): %d distinct, %d archived, %d blocked by robots.txt, %d failed, %d skipped for a limit or policy\n",
+				d.Found, d.Archived, d.Blocked, d.Failed, d.Limit)
 		}
 	}
 	if !rep.OK() {
