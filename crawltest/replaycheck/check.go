@@ -263,7 +263,11 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 		return p
 	}
 	seen := map[string]bool{}
-	for _, r := range lt.net.resources() {
+	live := lt.net.resources()
+	// An icon that is also the page's image (the Python manual's logo) counts as
+	// the image: requests of a page's own come first.
+	sort.SliceStable(live, func(i, j int) bool { return live[i].Type != "Other" && live[j].Type == "Other" })
+	for _, r := range live {
 		k := key(r.URL)
 		if seen[k] {
 			continue
