@@ -58,6 +58,13 @@ type Crawler struct {
 	// not trusted, a host name that does not exist), instead of a warning on Stderr.
 	// Workers call it, possibly at once: it must be safe for concurrent use.
 	OnPermanent func(*PermanentError)
+	// OnSeedSkip, when set, hears of the first lines of the seeds file
+	// (config.Config.SeedsFile) that are not seed URLs, as a run reads them, instead of
+	// a warning on Stderr; crawl.log has them either way, and SeedsRead counts them all.
+	OnSeedSkip func(path string, skip config.SeedSkip)
+	// OnSeedsRead, when set, hears once a run has read the seeds file to its end (or
+	// found it read by an earlier run) what it read.
+	OnSeedsRead func(SeedsRead)
 	// Now is the clock; nil means time.Now. Tests may replace it.
 	Now func() time.Time
 
@@ -80,17 +87,23 @@ type Crawler struct {
 	politeness *politeness.Scheduler
 
 	// Opened by Run.
-	log      *slog.Logger // crawl.log and stderr
-	fileLog  *slog.Logger // crawl.log only
-	front    *frontier.Frontier
-	robots   *robots.Cache
-	warc     *storage.WARCWriter
-	pages    *storage.PagesWriter
-	skipped  *storage.SkippedWriter
-	recrawl  *recrawl.Store // schedule.db, with recrawl on; nil otherwise
-	commit   *storage.Group // a page's records and lines, durable in one wait (process.go)
-	counters *counters
-	member   *member // the crawl's other processes (cluster.url); nil: this process alone
+	log       *slog.Logger // crawl.log and stderr
+	fileLog   *slog.Logger // crawl.log only
+	front     *frontier.Frontier
+	robots    *robots.Cache
+	warc      *storage.WARCWriter
+	pages     *storage.PagesWriter
+	skipped   *storage.SkippedWriter
+	recrawl   *recrawl.Store // schedule.db, with recrawl on; nil otherwise
+	commit    *storage.Group // a page's records and lines, durable in one wait (process.go)
+	counters  *counters
+	member    *member    // the crawl's other processes (cluster.url); nil: this process alone
+	seeds     *seedStore // seeds.db: how far the seeds file is read, the scope keys of its seeds; nil: none
+	seedsMu   sync.Mutex
+	seedsRead SeedsRead // what Run read of the seeds file
+	// seedsStep, for tests, runs as the seeds are read: after each batch is "added"
+	// to the frontier and "committed" to seeds.db, and when they are "done".
+	seedsStep func(stage string)
 	// synced, for tests, runs in syncDones after a storage round succeeded and before
 	// the frontier commits the dones leases done.
 	synced func(dones int)
@@ -172,6 +185,7 @@ func New(cfg config.Config) (*Crawler, error) {
 		MaxRepeatedSegments: cfg.Scope.MaxRepeatedSegments,
 		MaxQueryParams:      cfg.Scope.MaxQueryParams,
 		CalendarTrap:        cfg.Scope.CalendarTrap,
+		SeedIndex:           seedIndex{c},
 	})
 	if err != nil {
 		return nil, &config.Error{Field: "scope", Err: err}
@@ -233,7 +247,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	joinFailed := false
 	if errors.Is(statErr, os.ErrNotExist) {
 		defer func() {
-			if joinFailed {
+			if joinFailed || errors.Is(err, ErrNoSeeds) {
 				os.RemoveAll(c.cfg.DataDir)
 			}
 		}()
@@ -281,6 +295,9 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 	if err := c.importDedup(ctx); err != nil {
 		return err
 	}
+	if err := c.openSeeds(); err != nil {
+		return err
+	}
 	if c.cfg.Cluster.URL != "" {
 		if err := c.joinCluster(ctx); err != nil {
 			joinFailed = true
@@ -293,7 +310,7 @@ func (c *Crawler) Run(ctx context.Context) (err error) {
 			}
 		}()
 	}
-	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "workers", c.cfg.Workers,
+	c.log.Info("crawl started", "seeds", len(c.cfg.Seeds), "seeds_file", c.cfg.SeedsFile, "workers", c.cfg.Workers,
 		"agent", c.agent, "min_delay", c.cfg.Politeness.MinDelay.String(), "data_dir", c.cfg.DataDir)
 	if c.cfg.Fetch.InsecureSkipVerify {
 		c.log.Warn("fetch.insecure_skip_verify is on: TLS certificates are not checked, so anyone on the path can pose as a site and its pages are archived as genuine")
@@ -574,6 +591,9 @@ func (c *Crawler) close() error {
 	if c.warc != nil {
 		errs = append(errs, c.warc.Close())
 	}
+	if c.seeds != nil {
+		errs = append(errs, c.seeds.Close())
+	}
 	if c.front != nil {
 		errs = append(errs, c.front.Close())
 	}
@@ -634,27 +654,6 @@ func (c *Crawler) warcinfoConfig() map[string]string {
 		info["requisites-kinds"] = strings.Join(r.Kinds, ",")
 	}
 	return info
-}
-
-// addSeeds queues the configured seeds at seed priority.
-func (c *Crawler) addSeeds(ctx context.Context) error {
-	if len(c.cfg.Seeds) == 0 {
-		return nil
-	}
-	entries := make([]frontier.Entry, 0, len(c.cfg.Seeds))
-	for _, s := range c.cfg.Seeds {
-		entries = append(entries, frontier.Entry{URL: s, Priority: prioritySeed, Kind: kindPage})
-	}
-	entries, err := c.handOff(ctx, entries) // in a cluster, seeds of other shards go to their owners
-	if err != nil {
-		return ctx.Err()
-	}
-	n, err := c.front.Add(ctx, entries...)
-	if err != nil {
-		return fmt.Errorf("adding seeds: %w", err)
-	}
-	c.log.Info("seeds queued", "new", n, "given", len(entries))
-	return nil
 }
 
 // residentMap is frontier.resident_map as frontier.Options.ResidentMap takes it, where

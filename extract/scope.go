@@ -97,6 +97,17 @@ type ScopeOptions struct {
 	CalendarTrap bool
 	// Now is the clock for CalendarTrap; nil means time.Now.
 	Now func() time.Time
+	// SeedIndex, when not nil, holds seed keys (see Scope.SeedKey) kept outside
+	// memory: a URL whose key the scope does not hold in memory is in scope when the
+	// index has it. Nil: the seeds added to the Scope are all it knows.
+	SeedIndex SeedIndex
+}
+
+// A SeedIndex holds the seed keys of a scope outside memory, such as in a database
+// of the seeds of a large seeds file. Has must be safe for simultaneous use by
+// multiple goroutines; it reports false when it cannot tell.
+type SeedIndex interface {
+	Has(key string) bool
 }
 
 // Scope decides whether a canonical URL is in a crawl's scope. Check and AddSeed
@@ -108,12 +119,12 @@ type Scope struct {
 	maxSegs, maxRepeat, maxQs int
 	calendar                  bool
 	now                       func() time.Time
-	seedPrefixes              bool // mode prefix derives prefixes from the seeds
+	seedPrefixes              bool      // mode prefix derives prefixes from the seeds
+	index                     SeedIndex // seed keys outside memory; nil: none
 
 	mu       sync.RWMutex
-	hosts    map[string]bool     // host[:port], mode host
-	domains  map[string]bool     // registered domain → subdomains too, mode domain
-	prefixes map[string][]string // scheme://host[:port] → path prefixes, mode prefix
+	keys     map[string]struct{} // seed keys (SeedKey) held in memory
+	prefixes map[string][]string // scheme://host[:port] → configured prefixes, mode prefix
 }
 
 // NewScope checks opts, compiles its expressions and returns the Scope. Errors wrap
@@ -129,8 +140,8 @@ func NewScope(opts ScopeOptions) (*Scope, error) {
 		maxQs:     opts.MaxQueryParams,
 		calendar:  opts.CalendarTrap,
 		now:       opts.Now,
-		hosts:     make(map[string]bool),
-		domains:   make(map[string]bool),
+		index:     opts.SeedIndex,
+		keys:      make(map[string]struct{}),
 		prefixes:  make(map[string][]string),
 	}
 	if s.mode == "" {
@@ -158,7 +169,7 @@ func NewScope(opts ScopeOptions) (*Scope, error) {
 		}
 		s.prefixes[origin] = append(s.prefixes[origin], path)
 	}
-	s.seedPrefixes = len(opts.Prefixes) == 0
+	s.seedPrefixes = s.mode == ModePrefix && len(opts.Prefixes) == 0
 	for _, u := range opts.Seeds {
 		if err := s.AddSeed(u); err != nil {
 			return nil, err
@@ -193,37 +204,91 @@ func scopeCompile(what string, exprs []string) (*regexp.Regexp, error) {
 // its directory (mode prefix without Prefixes). u must be an absolute http or https
 // URL; otherwise the error wraps ErrScope and the scope is unchanged.
 func (s *Scope) AddSeed(u string) error {
+	key, err := s.SeedKey(u)
+	if err != nil {
+		return err
+	}
+	s.AddSeedKey(key)
+	return nil
+}
+
+// Seed keys begin with a mark of the mode that reads them, so that keys kept from
+// a crawl in another mode never match.
+const (
+	seedKeyHost      = "h:" // + host[:port]
+	seedKeyDomain    = "d." // + a registered domain: it and its subdomains
+	seedKeyExact     = "d=" // + a host that stands for itself in mode domain
+	seedKeyDirectory = "p:" // + scheme://host[:port]/directory/
+)
+
+// SeedKey returns what the scope learns from the seed u, as a string that AddSeedKey
+// takes and a SeedIndex holds: a mark and u's host (mode host), its registered domain
+// (mode domain) or its origin and directory (mode prefix without Prefixes). It returns
+// "" in mode any and in mode prefix with Prefixes, which learn nothing from seeds. u
+// must be an absolute http or https URL; otherwise the error wraps ErrScope. Keys are
+// at most a few bytes longer than u.
+func (s *Scope) SeedKey(u string) (string, error) {
 	pu, err := url.Parse(strings.TrimSpace(u))
 	if err != nil {
-		return fmt.Errorf("%w: seed %q: %v", ErrScope, u, err)
+		return "", fmt.Errorf("%w: seed %q: %v", ErrScope, u, err)
 	}
 	scheme := strings.ToLower(pu.Scheme)
 	if scheme != "http" && scheme != "https" || pu.Hostname() == "" {
-		return fmt.Errorf("%w: seed %q: not an absolute http or https URL", ErrScope, u)
+		return "", fmt.Errorf("%w: seed %q: not an absolute http or https URL", ErrScope, u)
 	}
 	host, err := scopeASCIIHost(pu.Hostname())
 	if err != nil {
-		return fmt.Errorf("%w: seed %q: %v", ErrScope, u, err)
+		return "", fmt.Errorf("%w: seed %q: %v", ErrScope, u, err)
 	}
-	hostport := scopeJoinPort(host, scheme, pu.Port())
-	domain, domainSub := scopeDomain(host)
-	dir := pu.EscapedPath()
-	dir = dir[:strings.LastIndexByte(dir, '/')+1]
-	if dir == "" {
-		dir = "/"
+	switch {
+	case s.mode == ModeHost:
+		return seedKeyHost + scopeJoinPort(host, scheme, pu.Port()), nil
+	case s.mode == ModeDomain:
+		domain, sub := scopeDomain(host)
+		if !sub {
+			return seedKeyExact + domain, nil
+		}
+		return seedKeyDomain + domain, nil
+	case s.seedPrefixes:
+		dir := pu.EscapedPath()
+		dir = dir[:strings.LastIndexByte(dir, '/')+1]
+		if dir == "" {
+			dir = "/"
+		}
+		return seedKeyDirectory + scheme + "://" + scopeJoinPort(host, scheme, pu.Port()) + dir, nil
 	}
-	origin := scheme + "://" + hostport
+	return "", nil
+}
 
+// AddSeedKey widens the scope with a key from SeedKey, held in memory, and reports
+// whether the scope did not hold it yet. An empty key adds nothing.
+func (s *Scope) AddSeedKey(key string) bool {
+	if key == "" {
+		return false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.hosts[hostport] = true
-	if sub, ok := s.domains[domain]; !ok || !sub {
-		s.domains[domain] = domainSub
+	if _, ok := s.keys[key]; ok {
+		return false
 	}
-	if s.seedPrefixes {
-		s.prefixes[origin] = append(s.prefixes[origin], dir)
-	}
-	return nil
+	s.keys[key] = struct{}{}
+	return true
+}
+
+// HasSeedKey reports whether the scope holds key in memory (not looking in its
+// SeedIndex).
+func (s *Scope) HasSeedKey(key string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.keys[key]
+	return ok
+}
+
+// SeedKeys returns how many seed keys the scope holds in memory.
+func (s *Scope) SeedKeys() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.keys)
 }
 
 // scopeSplitPrefix splits a configured prefix into its lower-cased origin

@@ -60,35 +60,59 @@ func (s *Scope) checkMode(p *scopeURL) Reason {
 	if s.mode == ModeAny {
 		return ReasonNone
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	// Keys are put together in buf, on the stack: a map lookup of string(bytes)
+	// does not allocate.
+	var buf [256]byte
 	switch s.mode {
 	case ModeHost:
-		if !s.hosts[p.hostport] {
+		if !s.hasKey(append(append(buf[:0], seedKeyHost...), p.hostport...)) {
 			return ReasonOffHost
 		}
 	case ModeDomain:
 		h := strings.TrimSuffix(p.host, ".")
-		if _, ok := s.domains[h]; ok {
+		if s.hasKey(append(append(buf[:0], seedKeyExact...), h...)) ||
+			s.hasKey(append(append(buf[:0], seedKeyDomain...), h...)) {
 			return ReasonNone
 		}
 		for i := 0; i < len(h); i++ {
-			if h[i] == '.' {
-				if sub := s.domains[h[i+1:]]; sub {
-					return ReasonNone
-				}
+			if h[i] == '.' && s.hasKey(append(append(buf[:0], seedKeyDomain...), h[i+1:]...)) {
+				return ReasonNone
 			}
 		}
 		return ReasonOffDomain
 	case ModePrefix:
+		s.mu.RLock()
 		for _, pre := range s.prefixes[p.origin] {
 			if strings.HasPrefix(p.rest, pre) {
+				s.mu.RUnlock()
 				return ReasonNone
+			}
+		}
+		s.mu.RUnlock()
+		if s.seedPrefixes {
+			// A seed's directory ends in '/': it is a prefix of rest when it is rest
+			// up to one of its slashes.
+			key := append(append(buf[:0], seedKeyDirectory...), p.origin...)
+			for i := 0; i < len(p.rest); i++ {
+				if p.rest[i] == '/' && s.hasKey(append(key, p.rest[:i+1]...)) {
+					return ReasonNone
+				}
 			}
 		}
 		return ReasonOffPrefix
 	}
 	return ReasonNone
+}
+
+// hasKey reports whether the scope holds a seed key, in memory or in its SeedIndex.
+func (s *Scope) hasKey(key []byte) bool {
+	s.mu.RLock()
+	_, ok := s.keys[string(key)]
+	s.mu.RUnlock()
+	if !ok && s.index != nil {
+		ok = s.index.Has(string(key))
+	}
+	return ok
 }
 
 // scopeURL is an absolute URL split into the parts Check uses. Strings are

@@ -96,32 +96,50 @@ func TestDelayFlag(t *testing.T) {
 }
 
 // TestSeedsFile: bad lines are skipped with a counted warning naming their line
-// numbers; a BOM is accepted; a file without a seed is an error.
+// numbers; a BOM is accepted; a file without a seed is an error, and leaves no data
+// directory; a run after the file is read does not read it again; a file changed
+// under a resumed crawl is refused with what to do.
 func TestSeedsFile(t *testing.T) {
-	path := writeFile(t, "seeds.txt", "\uFEFF# my seeds\r\nhttp://a.test/\r\n\r\nnot a url 5\r\nhttp://b.test/p.html  trailing junk\r\nhttps://c.test/\r\n")
-	var stderr strings.Builder
-	m := &Main{Stdout: os.Stdout, Stderr: &stderr}
-	cfg, _, err := crawlConfig(m, []string{"-data", t.TempDir(), "-seeds", path})
-	if err != nil {
-		t.Fatalf("crawlConfig: %v\n%s", err, stderr.String())
-	}
-	if want := []string{"http://a.test/", "https://c.test/"}; !slices.Equal(cfg.Seeds, want) {
-		t.Errorf("seeds %q, want %q", cfg.Seeds, want)
+	srv := onePageServer(t)
+	path := writeFile(t, "seeds.txt", "\uFEFF# my seeds\r\n"+srv.URL+"/\r\n\r\nnot a url 5\r\nhttp://b.test/p.html  trailing junk\r\n"+srv.URL+"/c.html\r\n")
+	data := t.TempDir()
+	args := []string{"-data", data, "-seeds", path, "-allow-private", "-delay", "10ms", "-progress", "none"}
+	code, out, errOut := run(t, args...)
+	if code != 0 || !strings.Contains(out, "2 pages") {
+		t.Fatalf("crawl: exit %d, want 0 and 2 pages\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
 		path + `: line 4: "not a url 5": `,
 		path + `: line 5: "http://b.test/p.html  trailing junk": not a URL`,
 		path + ": 2 seeds read, 2 lines skipped",
 	} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
+	}
+	if code, _, errOut := run(t, args...); code != 0 || strings.Contains(errOut, "skipped") {
+		t.Errorf("second run: exit %d, stderr %q; want 0 and the file not read again", code, errOut)
+	}
+	if err := os.WriteFile(path, []byte(srv.URL+"/other.html\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = run(t, args...)
+	if code != 1 || !strings.Contains(errOut, "changed since this crawl read") || !strings.Contains(errOut, "Put the file back") {
+		t.Errorf("changed seeds file: exit %d, stderr %q; want 1 and what to do", code, errOut)
 	}
 
 	junk := writeFile(t, "junk.txt", "# nothing\nnot a url\nftp://x.test/\n")
-	code, out, errOut := run(t, "-data", t.TempDir(), "-seeds", junk)
+	fresh := filepath.Join(t.TempDir(), "data")
+	code, out, errOut = run(t, "-data", fresh, "-seeds", junk)
 	if code != 2 || !strings.Contains(errOut, "no seed URL (2 lines skipped)") || out != "" {
 		t.Errorf("all-junk seeds file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("all-junk seeds file left a data directory: %v", err)
+	}
+	code, _, errOut = run(t, "-data", fresh, "-seeds", filepath.Join(t.TempDir(), "missing.txt"))
+	if code != 2 || !strings.Contains(errOut, "missing.txt") {
+		t.Errorf("missing seeds file: exit %d, stderr %q", code, errOut)
 	}
 }
 

@@ -158,20 +158,21 @@ func crawlConfig(m *Main, args []string) (config.Config, string, error) {
 	}
 	f.apply(fs, &cfg)
 	cfg.Seeds = append(cfg.Seeds, urls...)
-	if cfg.SeedsFile != "" {
-		seeds, err := readSeeds(m.Stderr, cfg.SeedsFile)
-		if err != nil {
-			return cfg, "", usagef("%v", err)
-		}
-		cfg.Seeds = append(cfg.Seeds, seeds...)
-		cfg.SeedsFile = ""
-	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, "", usagef("%v", err)
 	}
-	if len(cfg.Seeds) == 0 && !dataDirExists(cfg.DataDir) {
-		fs.Usage()
-		return cfg, "", usagef("no seed URLs: give URLs, -seeds FILE or seeds in -config")
+	if !dataDirExists(cfg.DataDir) {
+		if len(cfg.Seeds) == 0 && cfg.SeedsFile == "" {
+			fs.Usage()
+			return cfg, "", usagef("no seed URLs: give URLs, -seeds FILE or seeds in -config")
+		}
+		if cfg.SeedsFile != "" {
+			// The engine reads the file as it crawls; a file that is not there is a
+			// mistake in the command, found before a data directory is made.
+			if _, err := os.Stat(cfg.SeedsFile); err != nil {
+				return cfg, "", usagef("seeds file: %v", err)
+			}
+		}
 	}
 	return cfg, f.progress, nil
 }
@@ -186,6 +187,19 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 	c.Stderr = out
 	c.OnPermanent = func(e *crawl.PermanentError) {
 		out.println(fmt.Sprintf("crawl: warning: cannot fetch %s: %s; %s", e.URL, e.Cause, permanentAdvice(e)))
+	}
+	named := int64(0) // skipped lines of the seeds file named on stderr
+	c.OnSeedSkip = func(path string, s config.SeedSkip) {
+		named++
+		out.println(fmt.Sprintf("crawl: warning: %s: %s; line skipped", path, s))
+	}
+	c.OnSeedsRead = func(r crawl.SeedsRead) {
+		if r.Skipped > named {
+			out.println(fmt.Sprintf("crawl: warning: %s: %d more lines skipped", r.Path, r.Skipped-named))
+		}
+		if r.Skipped > 0 {
+			out.println(fmt.Sprintf("crawl: warning: %s: %d seeds read, %d lines skipped", r.Path, r.Seeds, r.Skipped))
+		}
 	}
 	var every time.Duration
 	asLine := false
@@ -251,6 +265,9 @@ func runEngine(ctx context.Context, m *Main, cfg config.Config, progress string)
 			return errInterrupted
 		default:
 		}
+		if errors.Is(runErr, crawl.ErrNoSeeds) || errors.As(runErr, new(*crawl.SeedsChangedError)) {
+			return seedsFileError(runErr)
+		}
 		if errors.Is(runErr, crawl.ErrInUse) {
 			return fmt.Errorf("%s is in use by another crawl (its frontier.db is locked): wait for that crawl to end, or give another -data directory", cfg.DataDir)
 		}
@@ -298,40 +315,19 @@ func loadConfig(path string) (config.Config, error) {
 	return cfg, nil
 }
 
-// maxSeedWarnings is how many skipped lines of a seeds file are named on stderr; the
-// rest are counted.
-const maxSeedWarnings = 10
-
-// readSeeds reads a seeds file with config.ParseSeeds. Lines that are not URLs are
-// skipped with a warning on stderr naming their line numbers, and counted; a file
-// without any seed URL is an error.
-func readSeeds(stderr io.Writer, path string) ([]string, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// seedsFileError renders an error of the seeds file: a file without seed URLs is a
+// usage error, and a file changed under a resumed crawl gets what to do.
+func seedsFileError(err error) error {
+	var changed *crawl.SeedsChangedError
+	switch {
+	case errors.Is(err, crawl.ErrNoSeeds):
+		return usagef("%v", err)
+	case errors.As(err, &changed):
+		return fmt.Errorf("%v.\nA resumed crawl reads on from where it stopped, so the part it read must stay as it was. "+
+			"Put the file back as it was (lines may be added at its end), or give the new seeds with -seeds in a file of another name: "+
+			"it is read from its start, and seeds already queued are not queued twice", err)
 	}
-	defer file.Close()
-	seeds, skipped, err := config.ParseSeeds(file)
-	if err != nil {
-		return nil, fmt.Errorf("seeds file %s: %w", path, err)
-	}
-	for i, s := range skipped {
-		if i == maxSeedWarnings {
-			fmt.Fprintf(stderr, "crawl: warning: %s: %d more lines skipped\n", path, len(skipped)-i)
-			break
-		}
-		fmt.Fprintf(stderr, "crawl: warning: %s: %s; line skipped\n", path, s)
-	}
-	if len(seeds) == 0 {
-		if len(skipped) > 0 {
-			return nil, fmt.Errorf("seeds file %s: no seed URL (%d lines skipped)", path, len(skipped))
-		}
-		return nil, fmt.Errorf("seeds file %s: no seed URL", path)
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(stderr, "crawl: warning: %s: %d seeds read, %d lines skipped\n", path, len(seeds), len(skipped))
-	}
-	return seeds, nil
+	return err
 }
 
 func dataDirExists(dir string) bool {

@@ -1,0 +1,372 @@
+package crawl
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/politecrawl/crawl/config"
+	"github.com/politecrawl/crawl/frontier"
+)
+
+// seedBatch is how many seed URLs of a seeds file go to the frontier in one Add, with
+// one commit of seeds.db after it: about 100 bytes a seed in memory (6.5 MiB), and a
+// kill loses at most that many seeds' reading, which the next run reads again.
+var seedBatch = 1 << 16 // a variable for tests
+
+// seedKeysInMemory is the most scope keys of seeds files the scope holds in memory;
+// the rest it looks up in seeds.db. A key costs about 85 bytes in a Go map (10.4 MiB
+// for 131,072 hosts; 731 MiB for ten million).
+var seedKeysInMemory = 1 << 17 // a variable for tests
+
+// seedWindow is how many bytes at the start of a seeds file, and before the position
+// reached, a later run compares with what was read, to tell that the file is still
+// the one it was reading.
+const seedWindow = 4096
+
+// maxSeedSkipsLogged is how many skipped lines of a seeds file are logged one by one
+// in a run (and handed to OnSeedSkip); the rest are counted.
+const maxSeedSkipsLogged = 10
+
+// ErrNoSeeds is returned by Run when the seeds file holds no seed URL, and no seed
+// was given otherwise (config.Config.Seeds).
+var ErrNoSeeds = errors.New("no seed URL")
+
+// SeedsChangedError is returned by Run when the seeds file changed since an earlier
+// run of the crawl read part of it: the part read is no longer what the crawl read,
+// so reading on from where it stopped would skip or repeat seeds. Putting the file
+// back as it was lets the crawl go on; seeds given in a file of another name are read
+// from its start (seeds already queued are not queued twice).
+type SeedsChangedError struct {
+	Path   string // the seeds file, as configured
+	Offset int64  // bytes the crawl had read of it
+	Seeds  int64  // seed URLs read from those bytes
+	Size   int64  // the file's size now
+}
+
+func (e *SeedsChangedError) Error() string {
+	return fmt.Sprintf("seeds file %s changed since this crawl read its first %d bytes (%d seeds, now queued): "+
+		"its size is now %d and those bytes are not the ones read", e.Path, e.Offset, e.Seeds, e.Size)
+}
+
+// SeedsRead is what a run read of the seeds file (config.Config.SeedsFile).
+type SeedsRead struct {
+	Path    string // as configured
+	Seeds   int64  // seed URLs read in this run
+	Skipped int64  // lines read in this run that are not seed URLs
+	Bytes   int64  // bytes of the file read in this run
+	Offset  int64  // bytes read over the whole crawl: the position a later run reads on from
+	Done    bool   // the file is read to its end
+	Resumed bool   // this run went on from where an earlier run stopped
+	Grown   bool   // the file changed after the part read before (lines added at its end)
+	Queued  int64  // of Seeds, those new to the frontier (or handed to their owner)
+}
+
+// SeedsRead returns what Run read of the seeds file; the zero SeedsRead before Run has
+// read it, or without a seeds file.
+func (c *Crawler) SeedsRead() SeedsRead {
+	c.seedsMu.Lock()
+	defer c.seedsMu.Unlock()
+	return c.seedsRead
+}
+
+// scopeOf says which scope keys a crawl's configuration reads: keys stored for
+// another one are read again from the files.
+func scopeOf(cfg *config.Config) string {
+	return cfg.Scope.Mode + " seed-prefixes=" + strconv.FormatBool(len(cfg.Scope.Prefixes) == 0)
+}
+
+// addSeeds queues the configured seeds at seed priority, then the seeds file's.
+func (c *Crawler) addSeeds(ctx context.Context) error {
+	if len(c.cfg.Seeds) > 0 {
+		entries := make([]frontier.Entry, 0, len(c.cfg.Seeds))
+		for _, s := range c.cfg.Seeds {
+			entries = append(entries, frontier.Entry{URL: s, Priority: prioritySeed, Kind: kindPage})
+		}
+		n, err := c.queueSeeds(ctx, entries)
+		if errors.Is(err, errHandOffStopped) {
+			return ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		c.log.Info("seeds queued", "new", n, "given", len(entries))
+	}
+	if err := c.readSeedsFile(ctx); err != nil {
+		return err
+	}
+	c.step("done")
+	return nil
+}
+
+// step calls the seedsStep hook of tests.
+func (c *Crawler) step(stage string) {
+	if c.seedsStep != nil {
+		c.seedsStep(stage)
+	}
+}
+
+// queueSeeds adds seeds to the frontier, or in a cluster hands those of other shards to
+// their owners, and returns how many were new here. It returns errHandOffStopped when
+// the cluster stopped this process's hand-offs before they were taken.
+func (c *Crawler) queueSeeds(ctx context.Context, entries []frontier.Entry) (int, error) {
+	entries, err := c.handOff(ctx, entries)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		return 0, err
+	}
+	n, err := c.front.Add(ctx, entries...)
+	if err != nil {
+		return n, fmtErr("adding seeds", err)
+	}
+	return n, nil
+}
+
+// openSeeds opens seeds.db when the crawl has a seeds file or read one in an earlier
+// run, and gives the scope the keys it holds: a run without the seeds file still has
+// the scope of its seeds.
+func (c *Crawler) openSeeds() error {
+	path := filepath.Join(c.cfg.DataDir, SeedsStateName)
+	if c.cfg.SeedsFile == "" {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+	}
+	store, err := openSeedStore(path)
+	if err != nil {
+		return err
+	}
+	reset, err := store.checkScope(scopeOf(&c.cfg))
+	if err != nil {
+		store.Close()
+		return err
+	}
+	if reset {
+		c.log.Warn("the scope's mode or prefixes changed since the seeds file was read: it is read again for the new scope (seeds queued before are not queued twice)")
+	}
+	if err := store.loadKeys(c.addSeedKey); err != nil {
+		store.Close()
+		return err
+	}
+	c.seeds = store
+	return nil
+}
+
+// addSeedKey adds a seed key to the scope's memory, and reports false when the memory
+// is full (seedKeysInMemory).
+func (c *Crawler) addSeedKey(key string) bool {
+	if c.scope.SeedKeys() >= seedKeysInMemory {
+		return false
+	}
+	c.scope.AddSeedKey(key)
+	return true
+}
+
+// readSeedsFile reads the seeds file a batch at a time into the frontier, from where
+// an earlier run stopped, recording after each batch how far it has read.
+func (c *Crawler) readSeedsFile(ctx context.Context) error {
+	name := c.cfg.SeedsFile
+	if name == "" {
+		return nil
+	}
+	path, err := filepath.Abs(name)
+	if err != nil {
+		return fmt.Errorf("seeds file %s: %w", name, err)
+	}
+	st, ok, err := c.seeds.file(path)
+	if err != nil {
+		return err
+	}
+	read := SeedsRead{Path: name, Offset: st.Offset, Done: st.Done, Resumed: ok && st.Offset > 0}
+	defer func() {
+		c.seedsMu.Lock()
+		c.seedsRead = read
+		c.seedsMu.Unlock()
+		if read.Done && c.OnSeedsRead != nil {
+			c.OnSeedsRead(read)
+		}
+	}()
+	info, statErr := os.Stat(name)
+	if st.Done && statErr == nil && info.Size() == st.Size && info.ModTime().UnixNano() == st.ModTime {
+		c.log.Info("seeds file read in an earlier run: not read again", "path", name, "bytes", st.Offset, "seeds", st.Seeds)
+		return nil
+	}
+	if st.Done && errors.Is(statErr, os.ErrNotExist) {
+		c.log.Info("seeds file gone, read to its end in an earlier run", "path", name, "seeds", st.Seeds)
+		return nil
+	}
+	file, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("seeds file: %w", err) // an *fs.PathError names the file
+	}
+	defer file.Close()
+	if info, err = file.Stat(); err != nil {
+		return fmt.Errorf("seeds file: %w", err)
+	}
+	if ok && st.Offset > 0 {
+		same, err := sameSeedsRead(file, info.Size(), &st)
+		if err != nil {
+			return fmt.Errorf("seeds file: %w", err)
+		}
+		if !same {
+			return &SeedsChangedError{Path: name, Offset: st.Offset, Seeds: st.Seeds, Size: info.Size()}
+		}
+		if info.Size() != st.Size || info.ModTime().UnixNano() != st.ModTime {
+			read.Grown = true
+			c.log.Warn("seeds file changed since the last run; the part read before is unchanged, so reading on from there",
+				"path", name, "from_byte", st.Offset, "size", info.Size())
+		}
+		if st.Done && info.Size() == st.Offset {
+			st.Size, st.ModTime = info.Size(), info.ModTime().UnixNano()
+			return c.seeds.commit(path, &st, nil)
+		}
+		st.Done = false
+	}
+	if _, err := file.Seek(st.Offset, io.SeekStart); err != nil {
+		return fmt.Errorf("seeds file: %w", err)
+	}
+	if read.Resumed {
+		c.log.Info("seeds file: reading on from where the last run stopped", "path", name, "from_byte", st.Offset, "line", st.Line+1)
+	}
+	r := config.NewSeedReader(file, st.Offset, st.Line)
+	for {
+		seeds, skipped, rerr := r.Read(seedBatch)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return fmt.Errorf("seeds file %s: %w", name, rerr)
+		}
+		for _, s := range skipped {
+			c.seedSkip(name, s, read.Skipped)
+			read.Skipped++
+			st.Skipped++
+		}
+		entries := make([]frontier.Entry, 0, len(seeds))
+		keys := make([]string, 0, len(seeds))
+		for _, s := range seeds {
+			u, err := c.urls.Canonical(s)
+			if err == nil {
+				var key string
+				if key, err = c.scope.SeedKey(u); err == nil {
+					entries = append(entries, frontier.Entry{URL: u, Priority: prioritySeed, Kind: kindPage})
+					if key != "" && !c.scope.HasSeedKey(key) {
+						keys = append(keys, key)
+					}
+					continue
+				}
+			}
+			// config.ParseSeeds checks what the frontier and the scope take: kept for
+			// a URL the canonical form refuses all the same.
+			c.seedSkip(name, config.SeedSkip{Line: r.Line(), Text: s, Err: err}, read.Skipped)
+			read.Skipped++
+			st.Skipped++
+		}
+		n, err := c.queueSeeds(ctx, entries)
+		c.step("added")
+		read.Queued += int64(n)
+		if errors.Is(err, errHandOffStopped) {
+			// The cluster stopped this process's hand-offs: the batch is read again
+			// by the next run.
+			c.log.Warn("seeds file: reading stopped, the cluster took no more seeds; the next run reads on", "path", name, "from_byte", st.Offset)
+			return ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		read.Seeds += int64(len(entries))
+		st.Seeds += int64(len(entries))
+		read.Bytes += r.Offset() - st.Offset
+		st.Offset, st.Line, st.Done = r.Offset(), r.Line(), rerr != nil
+		st.Size, st.ModTime = info.Size(), info.ModTime().UnixNano()
+		if st.Head, st.Tail, err = seedWindows(file, st.Offset); err != nil {
+			return fmt.Errorf("seeds file %s: %w", name, err)
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		if err := c.seeds.commit(path, &st, keys); err != nil {
+			return err
+		}
+		c.step("committed")
+		for _, k := range keys {
+			if !c.addSeedKey(k) {
+				c.seeds.spilled.Store(true)
+			}
+		}
+		read.Offset, read.Done = st.Offset, st.Done
+		c.log.Debug("seeds file: batch queued", "path", name, "to_byte", st.Offset, "seeds", len(entries), "new", n)
+		if st.Done {
+			break
+		}
+	}
+	if read.Skipped > maxSeedSkipsLogged {
+		c.log.Warn("seeds file: more lines skipped", "path", name, "lines", read.Skipped-maxSeedSkipsLogged)
+	}
+	c.log.Info("seeds file read", "path", name, "seeds", read.Seeds, "new", read.Queued, "skipped", read.Skipped,
+		"bytes", read.Bytes, "scope_keys_in_memory", c.scope.SeedKeys(), "scope_keys_on_disk", c.seeds.spilled.Load())
+	if st.Seeds == 0 && len(c.cfg.Seeds) == 0 {
+		if st.Skipped > 0 {
+			return fmt.Errorf("seeds file %s: %w (%d lines skipped)", name, ErrNoSeeds, st.Skipped)
+		}
+		return fmt.Errorf("seeds file %s: %w", name, ErrNoSeeds)
+	}
+	return nil
+}
+
+// seedIndex gives the crawl's scope the keys of seeds.db, once it is open.
+type seedIndex struct{ c *Crawler }
+
+func (i seedIndex) Has(key string) bool { return i.c.seeds.Has(key) }
+
+// seedSkip reports a line of the seeds file that is not a seed URL: the first
+// maxSeedSkipsLogged of a run one by one, to OnSeedSkip or as a warning.
+func (c *Crawler) seedSkip(name string, s config.SeedSkip, before int64) {
+	if before >= maxSeedSkipsLogged {
+		return
+	}
+	if c.OnSeedSkip != nil {
+		c.fileLog.Warn("seeds file: line skipped", "path", name, "line", s.Line, "text", s.Text, "err", s.Err)
+		c.OnSeedSkip(name, s)
+		return
+	}
+	c.log.Warn("seeds file: line skipped", "path", name, "line", s.Line, "text", s.Text, "err", s.Err)
+}
+
+// sameSeedsRead reports whether the file still starts with the bytes an earlier run
+// read (st.Offset of them), as far as its first and last seedWindow bytes tell.
+func sameSeedsRead(file *os.File, size int64, st *seedFile) (bool, error) {
+	if size < st.Offset {
+		return false, nil
+	}
+	head, tail, err := seedWindows(file, st.Offset)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(head, st.Head) && bytes.Equal(tail, st.Tail), nil
+}
+
+// seedWindows returns the SHA-256 of the first min(offset, seedWindow) bytes of file
+// and of the seedWindow bytes before offset.
+func seedWindows(file *os.File, offset int64) (head, tail []byte, err error) {
+	sum := func(from int64) ([]byte, error) {
+		buf := make([]byte, min(offset-from, seedWindow))
+		if _, err := file.ReadAt(buf, from); err != nil {
+			return nil, err
+		}
+		h := sha256.Sum256(buf)
+		return h[:], nil
+	}
+	if head, err = sum(0); err != nil {
+		return nil, nil, err
+	}
+	if tail, err = sum(max(0, offset-seedWindow)); err != nil {
+		return nil, nil, err
+	}
+	return head, tail, nil
+}
