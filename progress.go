@@ -147,6 +147,14 @@ func (c *Crawler) progressOf(st *frontier.Stats, lastPages int64, since time.Dur
 	return p
 }
 
+// statusEvery is StatusEvery, or DefaultStatusEvery when it is not positive.
+func (c *Crawler) statusEvery() time.Duration {
+	if c.StatusEvery <= 0 {
+		return DefaultStatusEvery
+	}
+	return c.StatusEvery
+}
+
 // reportProgress logs a progress record in crawl.log every ProgressEvery, when it is
 // positive, and rewrites the status file every StatusEvery, until ctx ends.
 func (c *Crawler) reportProgress(ctx context.Context) {
@@ -156,11 +164,7 @@ func (c *Crawler) reportProgress(ctx context.Context) {
 		defer t.Stop()
 		tick = t.C
 	}
-	statusEvery := c.StatusEvery
-	if statusEvery <= 0 {
-		statusEvery = DefaultStatusEvery
-	}
-	st := time.NewTicker(statusEvery)
+	st := time.NewTicker(c.statusEvery())
 	defer st.Stop()
 	var last, statusLast int64
 	lastAt, statusAt := time.Now(), time.Now()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
@@ -58,15 +59,16 @@ func (e *SeedsChangedError) Error() string {
 
 // SeedsRead is what a run read of the seeds file (config.Config.SeedsFile).
 type SeedsRead struct {
-	Path    string // as configured
-	Seeds   int64  // seed URLs read in this run
-	Skipped int64  // lines read in this run that are not seed URLs
-	Bytes   int64  // bytes of the file read in this run
-	Offset  int64  // bytes read over the whole crawl: the position a later run reads on from
-	Done    bool   // the file is read to its end
-	Resumed bool   // this run went on from where an earlier run stopped
-	Grown   bool   // the file changed after the part read before (lines added at its end)
-	Queued  int64  // of Seeds, those new to the frontier (or handed to their owner)
+	Path    string `json:"path"`    // as configured
+	Seeds   int64  `json:"seeds"`   // seed URLs read in this run
+	Queued  int64  `json:"queued"`  // of Seeds, those new to the frontier (or handed to their owner)
+	Skipped int64  `json:"skipped"` // lines read in this run that are not seed URLs
+	Bytes   int64  `json:"bytes"`   // bytes of the file read in this run
+	Offset  int64  `json:"offset"`  // bytes read over the whole crawl: the position a later run reads on from
+	Size    int64  `json:"size"`    // the file's size
+	Done    bool   `json:"done"`    // the file is read to its end
+	Resumed bool   `json:"resumed"` // this run went on from where an earlier run stopped
+	Grown   bool   `json:"grown"`   // the file changed after the part read before (lines added at its end)
 }
 
 // SeedsRead returns what Run read of the seeds file; the zero SeedsRead before Run has
@@ -186,11 +188,9 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	read := SeedsRead{Path: name, Offset: st.Offset, Done: st.Done, Resumed: ok && st.Offset > 0}
+	read := SeedsRead{Path: name, Offset: st.Offset, Size: st.Size, Done: st.Done, Resumed: ok && st.Offset > 0}
 	defer func() {
-		c.seedsMu.Lock()
-		c.seedsRead = read
-		c.seedsMu.Unlock()
+		c.setSeedsRead(read)
 		if read.Done && c.OnSeedsRead != nil {
 			c.OnSeedsRead(read)
 		}
@@ -212,6 +212,7 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 	if info, err = file.Stat(); err != nil {
 		return fmt.Errorf("seeds file: %w", err)
 	}
+	read.Size = info.Size()
 	if ok && st.Offset > 0 {
 		same, err := sameSeedsRead(file, info.Size(), &st)
 		if err != nil {
@@ -238,6 +239,7 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		c.log.Info("seeds file: reading on from where the last run stopped", "path", name, "from_byte", st.Offset, "line", st.Line+1)
 	}
 	r := config.NewSeedReader(file, st.Offset, st.Line)
+	statusAt := time.Now()
 	for {
 		seeds, skipped, rerr := r.Read(seedBatch)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
@@ -300,6 +302,14 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 			}
 		}
 		read.Offset, read.Done = st.Offset, st.Done
+		if now := time.Now(); now.Sub(statusAt) >= c.statusEvery() {
+			// A large file takes minutes: crawl status shows how far it is.
+			c.setSeedsRead(read)
+			if err := c.writeStatus(StateRunning, 0, nil); err != nil {
+				c.log.Warn("status file not written", "err", err)
+			}
+			statusAt = now
+		}
 		c.log.Debug("seeds file: batch queued", "path", name, "to_byte", st.Offset, "seeds", len(entries), "new", n)
 		if st.Done {
 			break
@@ -317,6 +327,12 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		return fmt.Errorf("seeds file %s: %w", name, ErrNoSeeds)
 	}
 	return nil
+}
+
+func (c *Crawler) setSeedsRead(r SeedsRead) {
+	c.seedsMu.Lock()
+	defer c.seedsMu.Unlock()
+	c.seedsRead = r
 }
 
 // seedIndex gives the crawl's scope the keys of seeds.db, once it is open.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/politecrawl/crawl/internal/boltmap"
 )
@@ -151,7 +152,7 @@ func (s *seedStore) checkScope(scope string) (reset bool, err error) {
 		}
 		reset = old != nil
 		for _, name := range [][]byte{bucketSeedScope, bucketSeedFiles} {
-			if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+			if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 				return err
 			}
 			if _, err := tx.CreateBucket(name); err != nil {

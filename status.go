@@ -53,6 +53,9 @@ type Status struct {
 	Scheduled int64     `json:"scheduled,omitempty"`
 	NextDue   time.Time `json:"next_due,omitzero"`
 	Error     string    `json:"error,omitempty"` // what stopped a failed crawl
+	// SeedsFile is what this run read of the seeds file (config.Config.SeedsFile);
+	// nil without one.
+	SeedsFile *SeedsRead `json:"seeds_file,omitempty"`
 }
 
 // NextDue returns the earliest due time of the URLs given back for later
@@ -111,6 +114,9 @@ func (c *Crawler) writeStatusOf(state string, rate float64, runErr error, st *fr
 	}
 	if st.Scheduled > 0 {
 		s.NextDue = NextDue(c.front.Hosts())
+	}
+	if r := c.SeedsRead(); r.Path != "" {
+		s.SeedsFile = &r
 	}
 	if state != StateRunning {
 		if sum.Duration > 0 {

@@ -117,6 +117,9 @@ func TestSeedsFile(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	if code, out, _ := run(t, "status", "-data", data); code != 0 || !strings.Contains(out, "seeds    "+path+": read to its end; this run 2 seeds (2 new), 2 lines skipped") {
+		t.Errorf("crawl status: exit %d, stdout:\n%s", code, out)
+	}
 	if code, _, errOut := run(t, args...); code != 0 || strings.Contains(errOut, "skipped") {
 		t.Errorf("second run: exit %d, stderr %q; want 0 and the file not read again", code, errOut)
 	}

@@ -181,6 +181,14 @@ func printFigures(w io.Writer, s *crawl.Status) {
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(w, "  skipped  %s\n", orNone(byReason(sum.Skipped)))
 	}
+	if r := s.SeedsFile; r != nil {
+		how := "read to its end"
+		if !r.Done {
+			how = fmt.Sprintf("%s of %s read", crawl.FormatBytes(r.Offset), crawl.FormatBytes(r.Size))
+		}
+		fmt.Fprintf(w, "  seeds    %s: %s; this run %d seeds (%d new), %d lines skipped, %s read\n",
+			r.Path, how, r.Seeds, r.Queued, r.Skipped, crawl.FormatBytes(r.Bytes))
+	}
 }
 
 // dueAt says when the next URL given back for later is due, as of now: "" when unknown.
