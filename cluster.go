@@ -234,6 +234,16 @@ func (c *Crawler) consume(ctx context.Context) {
 // configuration decides what it fetches. Before it returns, a process that said it was
 // idle says it is not, so that no process sees the crawl ended while these links wait.
 func (c *Crawler) intake(ctx context.Context, links []cluster.Link) error {
+	// The scope learns the hosts of the seeds file as it is read: links handed off
+	// meanwhile wait in the stream, kept from redelivery, rather than be checked
+	// against a part of it. (A Crawler that New did not make has no seeds to wait for.)
+	if c.seedsIn != nil {
+		select {
+		case <-c.seedsIn:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	entries := make([]frontier.Entry, 0, len(links))
 	for _, l := range links {
 		if _, _, req := requisiteOf(l.Kind); l.Kind == kindPage || req && !c.reqPolicy.otherHosts {

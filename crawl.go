@@ -100,7 +100,8 @@ type Crawler struct {
 	member    *member    // the crawl's other processes (cluster.url); nil: this process alone
 	seeds     *seedStore // seeds.db: how far the seeds file is read, the scope keys of its seeds; nil: none
 	seedsMu   sync.Mutex
-	seedsRead SeedsRead // what Run read of the seeds file
+	seedsRead SeedsRead     // what Run read of the seeds file
+	seedsIn   chan struct{} // closed once the seeds are queued and the scope knows them all
 	// seedsStep, for tests, runs as the seeds are read: after each batch is "added"
 	// to the frontier and "committed" to seeds.db, and when they are "done".
 	seedsStep func(stage string)
@@ -146,6 +147,7 @@ func New(cfg config.Config) (*Crawler, error) {
 		groupFor:       map[string]groupFacts{},
 		setAside:       map[string]bool{},
 		counters:       newCounters(),
+		seedsIn:        make(chan struct{}),
 	}
 	c.urls = extract.URLRules{StripParams: cfg.URL.StripParams, SortQuery: cfg.URL.SortQuery}
 	c.links = newLinkCache(cfg.Frontier.LinkCache)

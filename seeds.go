@@ -17,10 +17,12 @@ import (
 	"github.com/politecrawl/crawl/frontier"
 )
 
-// seedBatch is how many seed URLs of a seeds file go to the frontier in one Add, with
-// one commit of seeds.db after it: about 100 bytes a seed in memory (6.5 MiB), and a
-// kill loses at most that many seeds' reading, which the next run reads again.
-var seedBatch = 1 << 16 // a variable for tests
+// seedBatch is how many seed URLs of a seeds file go to the frontier's log in one
+// Stage (one commit of it: frontier's stageChunk), with one commit of seeds.db after
+// it. Memory holds one batch (the lines, their canonical forms, their entries); a kill
+// loses at most one batch's reading, which the next run reads again (the frontier's
+// fold drops the seeds queued already).
+var seedBatch = 1 << 14 // a variable for tests
 
 // seedKeysInMemory is the most scope keys of seeds files the scope holds in memory;
 // the rest it looks up in seeds.db. A key costs about 85 bytes in a Go map (10.4 MiB
@@ -92,7 +94,7 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 		for _, s := range c.cfg.Seeds {
 			entries = append(entries, frontier.Entry{URL: s, Priority: prioritySeed, Kind: kindPage})
 		}
-		n, err := c.queueSeeds(ctx, entries)
+		n, err := c.queueSeeds(ctx, entries, false)
 		if errors.Is(err, errHandOffStopped) {
 			return ctx.Err()
 		}
@@ -104,6 +106,7 @@ func (c *Crawler) addSeeds(ctx context.Context) error {
 	if err := c.readSeedsFile(ctx); err != nil {
 		return err
 	}
+	close(c.seedsIn)
 	c.step("done")
 	return nil
 }
@@ -116,17 +119,23 @@ func (c *Crawler) step(stage string) {
 }
 
 // queueSeeds adds seeds to the frontier, or in a cluster hands those of other shards to
-// their owners, and returns how many were new here. It returns errHandOffStopped when
-// the cluster stopped this process's hand-offs before they were taken.
-func (c *Crawler) queueSeeds(ctx context.Context, entries []frontier.Entry) (int, error) {
-	entries, err := c.handOff(ctx, entries)
+// their owners, and returns how many were new here. With stage, they go to the
+// frontier's log (frontier.Stage), to be merged into the queues in large sorted
+// batches, and n counts them staged. It returns errHandOffStopped when the cluster
+// stopped this process's hand-offs before they were taken.
+func (c *Crawler) queueSeeds(ctx context.Context, entries []frontier.Entry, stage bool) (n int, err error) {
+	entries, err = c.handOff(ctx, entries)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
 		return 0, err
 	}
-	n, err := c.front.Add(ctx, entries...)
+	if stage {
+		n, err = c.front.Stage(ctx, entries...)
+	} else {
+		n, err = c.front.Add(ctx, entries...)
+	}
 	if err != nil {
 		return n, fmtErr("adding seeds", err)
 	}
@@ -240,6 +249,7 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 	}
 	r := config.NewSeedReader(file, st.Offset, st.Line)
 	statusAt := time.Now()
+	added := c.front.Stats().Added
 	for {
 		seeds, skipped, rerr := r.Read(seedBatch)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
@@ -270,9 +280,8 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 			read.Skipped++
 			st.Skipped++
 		}
-		n, err := c.queueSeeds(ctx, entries)
+		n, err := c.queueSeeds(ctx, entries, true)
 		c.step("added")
-		read.Queued += int64(n)
 		if errors.Is(err, errHandOffStopped) {
 			// The cluster stopped this process's hand-offs: the batch is read again
 			// by the next run.
@@ -310,11 +319,20 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 			}
 			statusAt = now
 		}
-		c.log.Debug("seeds file: batch queued", "path", name, "to_byte", st.Offset, "seeds", len(entries), "new", n)
+		c.log.Debug("seeds file: batch staged", "path", name, "to_byte", st.Offset, "seeds", len(entries), "staged", n)
 		if st.Done {
 			break
 		}
 	}
+	// The seeds are in the frontier's log; merged into the queues now, they are
+	// counted (and the workers find them at once).
+	if err := c.front.Flush(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmtErr("adding seeds", err)
+	}
+	read.Queued = c.front.Stats().Added - added
 	if read.Skipped > maxSeedSkipsLogged {
 		c.log.Warn("seeds file: more lines skipped", "path", name, "lines", read.Skipped-maxSeedSkipsLogged)
 	}

@@ -40,12 +40,17 @@ type seedFile struct {
 	Skipped int64  `json:"skipped"` // lines skipped, over every run
 }
 
+// seedsResident is the budget of seeds.db's mapped pages (package boltmap), in bytes:
+// a lookup of the scope reads one leaf, and the file is small beside frontier.db.
+const seedsResident = 16 << 20
+
 // seedStore is seeds.db. Its scope keys back the crawl's scope (extract.SeedIndex)
 // once they are more than the scope holds in memory. It is safe for simultaneous use.
 type seedStore struct {
 	db *bolt.DB
-	// mapped drops the file's mapped pages once they grow by 64 MiB: with the keys of
-	// ten million seeds the file is hundreds of MiB, and every lookup maps a leaf.
+	// mapped drops the file's mapped pages once they grow by seedsResident: with the
+	// keys of ten million hosts the file is hundreds of MiB, and every lookup maps a
+	// leaf.
 	mapped *boltmap.Limit
 	// spilled is set when the bucket holds keys the scope does not hold in memory:
 	// only then does Has read the database.
@@ -72,7 +77,7 @@ func openSeedStore(path string) (*seedStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &seedStore{db: db, mapped: boltmap.NewLimit(0)}
+	s := &seedStore{db: db, mapped: boltmap.NewLimit(seedsResident)}
 	s.mapped.Watch(db, nil)
 	return s, nil
 }

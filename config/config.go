@@ -24,8 +24,10 @@ type Config struct {
 	Workers int `yaml:"workers"`
 	// Seeds are the URLs the crawl starts from.
 	Seeds []string `yaml:"seeds"`
-	// SeedsFile names a file of seed URLs, one a line, read by ParseSeeds: comments and
-	// blank lines are ignored, lines that are not URLs skipped and reported.
+	// SeedsFile names a file of seed URLs, one a line, as ParseSeeds reads it: comments
+	// and blank lines are ignored, lines that are not URLs skipped and reported. The
+	// crawl reads it a batch at a time (SeedReader) and keeps its position in the data
+	// directory, so a resumed crawl reads on from there.
 	SeedsFile string `yaml:"seeds_file"`
 
 	Scope      Scope      `yaml:"scope"`
