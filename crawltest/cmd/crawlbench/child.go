@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/internal/procstat"
 )
 
@@ -26,10 +27,11 @@ const childEnv = "CRAWLBENCH_CHILD_JOB"
 
 // job is the work of a child process.
 type job struct {
-	Kind    string // "crawl", "ceiling" or "scale"
+	Kind    string // "crawl", "ceiling", "scale" or "seeds"
 	Profile string // when set, write a CPU profile of the measured part here
 	Crawl   *crawlJob
 	Scale   *scaleJob
+	Seeds   *seedsJob
 }
 
 // crawlJob is a crawl of the farm, by the engine ("crawl") or the ceiling.
@@ -90,6 +92,9 @@ type childResult struct {
 	RSSFileEnd int64
 	URLsEnd    int64
 
+	// seeds
+	SeedsRead *crawl.SeedsRead
+
 	PeakRSS int64 // VmHWM at the end
 }
 
@@ -132,6 +137,8 @@ func (j *job) run(ctx context.Context, stderr io.Writer) (*childResult, error) {
 		return runCeiling(ctx, j.Crawl)
 	case j.Kind == "scale" && j.Scale != nil:
 		return measureScale(ctx, j.Scale)
+	case j.Kind == "seeds" && j.Seeds != nil:
+		return readSeeds(ctx, j.Seeds, stderr)
 	}
 	return nil, fmt.Errorf("bad job %q", j.Kind)
 }

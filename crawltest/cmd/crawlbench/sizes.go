@@ -33,7 +33,11 @@ type sizes struct {
 	hostileNormal int // ordinary sites of 20 pages beside them
 	bombHosts     int // bomb hosts crawled at once
 
-	timeout      time.Duration // per scenario, scale excepted
+	// seeds
+	seedsURLs  int // seed URLs in the file
+	seedsHosts int // hosts they spread over, interleaved: every batch touches them all
+
+	timeout      time.Duration // per scenario, scale and seeds excepted
 	scaleTimeout time.Duration
 }
 
@@ -62,6 +66,9 @@ var fullSizes = sizes{
 	hostileBomb:   64 << 20,
 	hostileNormal: 50,
 	bombHosts:     16,
+
+	seedsURLs:  10_000_000,
+	seedsHosts: 100_000,
 
 	timeout:      5 * time.Minute,
 	scaleTimeout: 30 * time.Minute,
@@ -93,6 +100,9 @@ var shortSizes = sizes{
 	hostileBomb:   4 << 20,
 	hostileNormal: 5,
 	bombHosts:     4,
+
+	seedsURLs:  20_000,
+	seedsHosts: 1_000,
 
 	timeout:      2 * time.Minute,
 	scaleTimeout: 2 * time.Minute,
