@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,4 +129,55 @@ func TestClusterStopOne(t *testing.T) {
 		}
 	}
 	auditOK(t, farm, cfgs[0].Workers)
+}
+
+// TestClusterSeedsFile: two crawlers of one crawl, given the same seeds file, each
+// queue the seeds of their own shards and hand the others over: together they crawl the
+// farm as TestClusterCrawl does, and every seed is fetched once (but down.test's, whose
+// robots.txt is unreachable).
+func TestClusterSeedsFile(t *testing.T) {
+	farm := startFarm(t, farmSites())
+	natsURL := startNATS(t)
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("# the farm\n"+strings.Join(farm.Seeds(), "\n")+"\nnot a seed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var crawlers []*crawl.Crawler
+	var results []<-chan error
+	for _, cfg := range clusterConfigs(farm, dir, natsURL, 2) {
+		cfg.Seeds, cfg.SeedsFile = nil, seeds
+		c, done := startCrawl(t, ctx, cfg)
+		crawlers, results = append(crawlers, c), append(results, done)
+	}
+	pages := int64(0)
+	for i, done := range results {
+		if err := <-done; err != nil {
+			t.Fatalf("crawler %d: %v", i, err)
+		}
+		sum := crawlers[i].Summary()
+		if !sum.Complete {
+			t.Errorf("crawler %d: not complete", i)
+		}
+		if read := crawlers[i].SeedsRead(); !read.Done || read.Seeds != int64(len(farm.Seeds())) || read.Skipped != 1 {
+			t.Errorf("crawler %d read %+v; want every seed and one line skipped", i, read)
+		}
+		pages += sum.Pages
+	}
+	if pages == 0 {
+		t.Fatal("no page fetched")
+	}
+	fetched := map[string]int{}
+	for _, r := range farm.Requests() {
+		fetched["http://"+r.Host+r.Path]++
+	}
+	for _, s := range farm.Seeds() {
+		// down.test's robots.txt answers 500: its host is set aside.
+		if fetched[s] > 1 || fetched[s] == 0 && s != "http://down.test/" {
+			t.Errorf("seed %s fetched %d times, want once", s, fetched[s])
+		}
+	}
+	auditOK(t, farm, 0)
 }
