@@ -143,7 +143,7 @@ func TestClusterSeedsFile(t *testing.T) {
 	if err := os.WriteFile(seeds, []byte("# the farm\n"+strings.Join(farm.Seeds(), "\n")+"\nnot a seed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), crawlWait)
 	defer cancel()
 	var crawlers []*crawl.Crawler
 	var results []<-chan error

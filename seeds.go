@@ -63,7 +63,7 @@ func (e *SeedsChangedError) Error() string {
 type SeedsRead struct {
 	Path    string `json:"path"`    // as configured
 	Seeds   int64  `json:"seeds"`   // seed URLs read in this run
-	Queued  int64  `json:"queued"`  // of Seeds, those new to the frontier (or handed to their owner)
+	Queued  int64  `json:"queued"`  // URLs new to the frontier's queues in this run: of Seeds, and those a killed run staged without merging
 	Skipped int64  `json:"skipped"` // lines read in this run that are not seed URLs
 	Bytes   int64  `json:"bytes"`   // bytes of the file read in this run
 	Offset  int64  `json:"offset"`  // bytes read over the whole crawl: the position a later run reads on from
