@@ -1,8 +1,8 @@
 // Package extract finds what a fetched document points to and what it says about
 // itself: links, page requisites, metadata, robots directives and main text of HTML
-// pages (parsed with golang.org/x/net/html), URLs of sitemaps and feeds, and the canonical form
-// every URL takes before it reaches the frontier, with the scope rules that keep a
-// crawl where its user wants it.
+// pages (read with golang.org/x/net/html's tokenizer, in one pass), URLs of sitemaps and
+// feeds, and the canonical form every URL takes before it reaches the frontier, with
+// the scope rules that keep a crawl where its user wants it.
 //
 // Everything here parses bytes the caller already has and never fetches: the engine
 // does the I/O through robots and politeness, then hands the body over.
@@ -46,10 +46,14 @@
 //
 // Bad input never panics and never fails a page: invalid bytes become U+FFFD, broken
 // markup is parsed as browsers parse it, and hrefs that cannot be used are counted in
-// Page.Skipped by reason. Documents nested deeper than 512 elements, which
-// golang.org/x/net/html refuses to build, are read by a token scan instead
+// Page.Skipped by reason. The tree the main text is chosen in is built from the
+// tokens as the HTML parser builds it, less two of its repairs of tag soup (formatting
+// elements reopened across blocks, foster parenting): on 884 of trafilatura's
+// evaluation pages its main text differed from that of the parser's tree on 4, the URLs
+// of its links on none. Links, requisites (HTMLOptions.WithRequisites) and main text
+// are all found in one pass of the tokenizer. Documents nested deeper than 512
+// elements, which the parser refuses to build, are read by a token scan instead
 // (Page.Fallback); a caller that needs no text can ask for that scan on every page
-// (HTMLOptions.TokenScan), for about half the CPU. Functions and methods are safe for
-// simultaneous use by multiple goroutines; returned values share no memory with their
-// inputs.
+// (HTMLOptions.TokenScan). Functions and methods are safe for simultaneous use by
+// multiple goroutines; returned values share no memory with their inputs.
 package extract

@@ -106,8 +106,8 @@ type Page struct {
 	// or "windows-1252".
 	Charset string `json:"charset"`
 	// Fallback is true when the document was not built as a tree (elements nested
-	// deeper than 512, which golang.org/x/net/html refuses, or more than 512 KiB of
-	// HTML, whose tree could take 30 times that) and was read by a token scan instead:
+	// deeper than 512, which the HTML parser refuses, or more than 512 KiB of HTML,
+	// whose tree could take 30 times that) and was read by a token scan instead:
 	// links, metadata and directives are still found, but the text heuristic has no
 	// tree to prefer <main> or <article> by.
 	Fallback bool `json:"fallback,omitempty"`
@@ -191,26 +191,29 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 		htmlTokenScan(p, &base, text, opts, req)
 		return htmlFinish(p, header, &base, req, opts), nil
 	}
-	decoded := text
 	var root *html.Node
+	var refs *htmlRefs
 	err = errHTMLTooLarge
-	if len(text) > htmlMaxTreeBytes && opts.WithText {
+	withTree := req != nil // the requisites are found with the tree, unless its body is stripped
+	switch {
+	case len(text) <= htmlMaxTreeBytes:
+		root, refs, err = htmlTree(text, req, 0)
+	case opts.WithText:
 		// Pages of more than 512 KiB are most often inline scripts, styles and SVG:
 		// without them, the tree the text needs may fit.
-		if s, ok := htmlStrip(text, htmlMaxTreeBytes); ok {
-			text = s
-		}
-	}
-	if len(text) <= htmlMaxTreeBytes {
-		root, err = html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+		withTree = false
+		root, refs, err = htmlTree(text, nil, htmlMaxTreeBytes)
 	}
 	if err != nil {
 		p.Fallback = true
+		if withTree {
+			*req = reqScan{} // what the tree's pass found before it failed
+		}
 		htmlTokenScan(p, &base, text, opts, req)
 	} else {
-		htmlFromTree(p, &base, root, opts)
-		if req != nil {
-			htmlScan(&Page{}, &base, decoded, HTMLOptions{MaxLinks: 1}, htmlSkipText, req)
+		htmlFromTree(p, &base, root, refs, opts)
+		if req != nil && !withTree {
+			htmlScan(&Page{}, &base, text, HTMLOptions{MaxLinks: 1}, htmlSkipText, req)
 		}
 	}
 	return htmlFinish(p, header, &base, req, opts), nil
@@ -244,9 +247,9 @@ var errHTMLTooLarge = errors.New("extract: html too large for a tree")
 // while reading a body of n bytes with opts: a tree of up to 32 bytes per byte of a body
 // of at most 512 KiB, or for a larger body the token scan's buffers (4 bytes per byte
 // of the MaxHTMLBytes read) and what it keeps (links and text, 4 MiB), and with
-// WithText the same body without scripts, styles and SVG (at most 512 KiB) and its tree.
-// A caller that
-// bounds the memory of many pages at once reserves it before calling HTML.
+// WithText the tree of that body without scripts, styles and SVG (at most 512 KiB of
+// it). A caller that bounds the memory of many pages at once reserves it before calling
+// HTML.
 func HTMLMemory(n int64, opts HTMLOptions) int64 {
 	if opts.MaxHTMLBytes <= 0 {
 		opts.MaxHTMLBytes = DefaultMaxHTMLBytes
@@ -256,7 +259,7 @@ func HTMLMemory(n int64, opts HTMLOptions) int64 {
 		return 32 * n
 	}
 	if opts.WithText {
-		// The body without scripts, styles and SVG, and its tree.
+		// The tree of the body without scripts, styles and SVG.
 		return 4*n + 4<<20 + 33*htmlMaxTreeBytes
 	}
 	return 4*n + 4<<20
@@ -304,48 +307,66 @@ func htmlTagEnd(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>'
 }
 
-// htmlFromTree fills p from a parsed document. One walk of the tree finds what
+// htmlRefs are the nodes of a tree that htmlFromTree reads, in document order: what
 // goquery's selectors "base[href]", "meta", "title", "html" and "a[href], area[href],
-// link[href], iframe[src], frame[src]" would, in document order, for a third of
-// their CPU.
-func htmlFromTree(p *Page, page *canonParts, root *html.Node, opts HTMLOptions) {
-	var baseHref *string
-	var titleNode, htmlNode *html.Node
-	var metas, links []*html.Node
+// link[href], iframe[src], frame[src]" would select.
+type htmlRefs struct {
+	baseHref     *string // of the first <base> with an href
+	title, html  *html.Node
+	metas, links []*html.Node
+	nodes        int // in the tree
+}
+
+// add notes n, the next node of the tree in document order.
+func (r *htmlRefs) add(n *html.Node) {
+	r.nodes++
+	if n.Type != html.ElementNode {
+		return
+	}
+	switch n.Data {
+	case "base":
+		if v, ok := htmlAttrAny(n, "href"); ok && r.baseHref == nil {
+			r.baseHref = &v
+		}
+	case "meta":
+		r.metas = append(r.metas, n)
+	case "title":
+		if r.title == nil && n.Namespace == "" {
+			r.title = n
+		}
+	case "html":
+		if r.html == nil {
+			r.html = n
+		}
+	case "a", "area", "link":
+		if _, ok := htmlAttrAny(n, "href"); ok && n.Namespace == "" {
+			r.links = append(r.links, n)
+		}
+	case "iframe", "frame":
+		if _, ok := htmlAttrAny(n, "src"); ok && n.Namespace == "" {
+			r.links = append(r.links, n)
+		}
+	}
+}
+
+// htmlRefsOf finds the htmlRefs of a tree in one walk.
+func htmlRefsOf(root *html.Node) *htmlRefs {
+	r := &htmlRefs{}
 	stack := []*html.Node{root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "base":
-				if v, ok := htmlAttrAny(n, "href"); ok && baseHref == nil {
-					baseHref = &v
-				}
-			case "meta":
-				metas = append(metas, n)
-			case "title":
-				if titleNode == nil && n.Namespace == "" {
-					titleNode = n
-				}
-			case "html":
-				if htmlNode == nil {
-					htmlNode = n
-				}
-			case "a", "area", "link":
-				if _, ok := htmlAttrAny(n, "href"); ok && n.Namespace == "" {
-					links = append(links, n)
-				}
-			case "iframe", "frame":
-				if _, ok := htmlAttrAny(n, "src"); ok && n.Namespace == "" {
-					links = append(links, n)
-				}
-			}
-		}
+		r.add(n)
 		for c := n.LastChild; c != nil; c = c.PrevSibling {
 			stack = append(stack, c)
 		}
 	}
+	return r
+}
+
+// htmlFromTree fills p from a tree and its htmlRefs.
+func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, opts HTMLOptions) {
+	baseHref, titleNode, htmlNode, metas, links := refs.baseHref, refs.title, refs.html, refs.metas, refs.links
 	base := page
 	if baseHref != nil {
 		if b, ok := htmlBase(page, *baseHref); ok {
@@ -387,12 +408,12 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, opts HTMLOptions) 
 		htmlAddLink(p, base, tag, href, rel, text, opts.MaxLinks)
 	}
 	if opts.WithText {
-		p.Text = textFromTree(root, base, opts)
+		p.Text = textFromTree(root, refs.nodes, base, opts)
 		plain := p.Text
 		if opts.TextFormat != TextPlain {
 			o := opts
 			o.TextFormat = TextPlain
-			plain = textFromTree(root, base, o)
+			plain = textFromTree(root, refs.nodes, base, o)
 		}
 		p.SimHash = TextSimHash(plain)
 		if opts.Language {

@@ -30,11 +30,11 @@ var textBlock = map[atom.Atom]bool{
 	atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true, atom.Body: true,
 }
 
-// textFromTree returns the main text of a parsed document, at most opts.MaxTextBytes
-// bytes, in opts.TextFormat; Markdown links resolve against base. The heuristic is
-// described in text_pick.go.
-func textFromTree(doc *html.Node, base *canonParts, opts HTMLOptions) string {
-	t := textTreeOf(doc)
+// textFromTree returns the main text of a parsed document of about size nodes, at most
+// opts.MaxTextBytes bytes, in opts.TextFormat; Markdown links resolve against base. The
+// heuristic is described in text_pick.go.
+func textFromTree(doc *html.Node, size int, base *canonParts, opts HTMLOptions) string {
+	t := textTreeOf(doc, size)
 	picked := t.textPick()
 	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked))}
 	for _, i := range picked {

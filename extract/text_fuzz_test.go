@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -44,8 +45,9 @@ func FuzzHTMLText(f *testing.F) {
 }
 
 // FuzzHTMLStrip checks that htmlStrip keeps what the tree needs: the document built
-// from the stripped body has the links and text the original has, but for comments,
-// scripts, styles and SVG.
+// from the stripped body has the links the original has, but for comments, scripts,
+// styles and SVG; and that htmlTree, stripping as it builds, builds the tree of the
+// stripped body.
 func FuzzHTMLStrip(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "text", "*.html"))
 	for _, file := range files {
@@ -67,6 +69,23 @@ func FuzzHTMLStrip(f *testing.F) {
 		want, got := stripLinks(t, body), stripLinks(t, s)
 		if !slices.Equal(got, want) {
 			t.Fatalf("links of %q:\n\tgot  %q\n\twant %q (stripped %q)", body, got, want, s)
+		}
+		stripped, _, err1 := htmlTree(body, nil, len(body)+1)
+		built, _, err2 := htmlTree(s, nil, 0)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("htmlTree(%q) stripping: %v; of the stripped body: %v", body, err1, err2)
+		}
+		if err1 == nil {
+			var g, w strings.Builder
+			if err := html.Render(&g, stripped); err != nil {
+				t.Fatal(err)
+			}
+			if err := html.Render(&w, built); err != nil {
+				t.Fatal(err)
+			}
+			if g.String() != w.String() {
+				t.Fatalf("htmlTree(%q) stripping:\n\tgot  %s\n\twant %s", body, g.String(), w.String())
+			}
 		}
 	})
 }

@@ -44,9 +44,9 @@ const (
 	textLink                           // an <a href>: all its text is link text
 )
 
-// textTreeOf builds the textTree of a parsed document.
-func textTreeOf(doc *html.Node) *textTree {
-	t := &textTree{at: make(map[*html.Node]int32), body: -1}
+// textTreeOf builds the textTree of a parsed document of about size nodes.
+func textTreeOf(doc *html.Node, size int) *textTree {
+	t := &textTree{at: make(map[*html.Node]int32, size), body: -1}
 	type item struct {
 		n      *html.Node
 		parent int32

@@ -1,0 +1,773 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// htmlTree builds the tree of a decoded HTML document in one pass of the tokenizer, as
+// golang.org/x/net/html's parser builds it (HTML, "tree construction") in what the
+// main text and htmlFromTree read: <html>, <head> and <body> implied, the end tags a
+// browser implies (of <p>, <li>, <dt>, <dd>, headings, table rows and cells,
+// <option>), void and raw text elements, <noscript> read as markup (scripting off), SVG
+// and MathML in their namespaces with the HTML elements that end them, and quirks mode
+// from the doctype. It leaves out what changes no text and no link: comments, the
+// reopening of formatting elements (<b>, <i>) across blocks, and the moving of text
+// misplaced in a table before it (foster parenting); an end tag that does not match
+// is ignored, as the parser ignores one that crosses a block. Nodes and attributes come
+// from slabs; the htmlRefs of the tree are noted as it is built; and every token is
+// handed to req when it is not nil, so that the requisites are found in the same pass.
+// The text of <script> and <style> elements, which nothing reads from the tree, is left
+// out.
+//
+// With strip above zero, the tree is that of the body less what htmlStrip takes out
+// (comments, the text of scripts and styles, whole <svg> elements), and the error is
+// errHTMLTooLarge when more than strip bytes of the body are left. The other error is
+// errHTMLTooDeep, for elements nested deeper than htmlMaxDepth, as the parser refuses
+// them.
+func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, error) {
+	b := htmlBuilder{z: html.NewTokenizer(bytes.NewReader(body)), quirks: true, size: max(64, len(body)/64)}
+	b.doc = b.node()
+	b.doc.Type = html.DocumentNode
+	b.stack = append(b.stack, b.doc)
+	z := b.z
+	first := true
+	svg, kept := 0, 0 // with strip: the depth inside <svg>, and the bytes left so far
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return b.doc, &b.refs, nil // io.EOF: the body is in memory, so no other error can occur
+		}
+		if strip > 0 {
+			if htmlStripped(z, tt, &svg, b.rawText()) {
+				continue
+			}
+			if kept += len(z.Raw()); kept > strip {
+				return nil, nil, errHTMLTooLarge
+			}
+		}
+		lf := b.dropLF
+		b.dropLF = false
+		blank := false // white space, which the parser reads before the doctype
+		switch tt {
+		case html.TextToken:
+			if b.rawText() && (req == nil || !req.inStyle) {
+				continue // the text of a script or a style: nobody reads it from the tree
+			}
+			text := z.Text()
+			blank = len(bytes.TrimLeft(text, " \t\n\r\f")) == 0
+			if req != nil && req.inStyle {
+				req.text(text)
+			}
+			if lf && len(text) > 0 && text[0] == '\n' {
+				text = text[1:]
+			}
+			if !b.rawText() {
+				b.text(text)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			// Only the attributes something reads are copied: those htmlTreeAttrs
+			// lists, and all of those the requisites are found in.
+			b.attrs = b.attrs[:0]
+			all := a == atom.Font || req != nil && req.wants(a, name)
+			for more := hasAttr; more; {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				if !all && !htmlTreeAttrs[string(k)] {
+					continue
+				}
+				key := atom.Lookup(k).String() // no allocation for the names HTML knows
+				if key == "" {
+					key = string(k)
+				}
+				b.attrs = append(b.attrs, html.Attribute{Key: key, Val: string(v)})
+			}
+			if req != nil {
+				req.start(tt == html.StartTagToken, name, a, b.attrs)
+			}
+			if err := b.start(tt == html.SelfClosingTagToken, name, a); err != nil {
+				return nil, nil, err
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if req != nil {
+				req.end(a)
+			}
+			b.end(name, a)
+		case html.DoctypeToken:
+			if first {
+				b.quirks = htmlQuirks(string(z.Text()))
+			}
+		}
+		first = first && (tt == html.CommentToken || blank)
+	}
+}
+
+// htmlMaxDepth is the deepest nesting of elements htmlTree builds, as the HTML parser's.
+const htmlMaxDepth = 512
+
+// errHTMLTooDeep stands for a document whose elements nest deeper than htmlMaxDepth.
+var errHTMLTooDeep = errors.New("extract: html nested too deep for a tree")
+
+// htmlBuilder is the state of htmlTree.
+type htmlBuilder struct {
+	z                *html.Tokenizer
+	doc, head, body  *html.Node
+	html             *html.Node
+	stack            []*html.Node // open elements, the document first
+	slab             []html.Node  // nodes are taken from it; a new one is made when it is full
+	size             int          // nodes in the next slab
+	refs             htmlRefs     // of the nodes made so far
+	attrSlab         []html.Attribute
+	attrs            []html.Attribute // of the start tag being read
+	quirks           bool             // quirks mode: a <table> does not end a <p>
+	dropLF, noscript bool             // drop a newline starting the next text (<pre>); <noscript> open in <head>
+}
+
+// node returns a new node from the slab.
+func (b *htmlBuilder) node() *html.Node {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]html.Node, 0, b.size)
+		b.size = min(2*b.size, 4096)
+	}
+	b.slab = b.slab[:len(b.slab)+1]
+	return &b.slab[len(b.slab)-1]
+}
+
+// element returns a new element of a named name in namespace ns with a copy of b.attrs.
+func (b *htmlBuilder) element(name []byte, a atom.Atom, ns string) *html.Node {
+	n := b.node()
+	n.Type, n.DataAtom, n.Namespace = html.ElementNode, a, ns
+	if a != 0 {
+		n.Data = a.String()
+	} else {
+		n.Data = string(name)
+	}
+	if k := len(b.attrs); k > 0 {
+		if cap(b.attrSlab)-len(b.attrSlab) < k {
+			b.attrSlab = make([]html.Attribute, 0, max(k, b.size))
+		}
+		at := len(b.attrSlab)
+		b.attrSlab = append(b.attrSlab, b.attrs...)
+		n.Attr = b.attrSlab[at : at+k : at+k]
+	}
+	b.refs.add(n)
+	return n
+}
+
+func (b *htmlBuilder) cur() *html.Node { return b.stack[len(b.stack)-1] }
+
+// rawText reports whether the current node is a <script> or a <style>.
+func (b *htmlBuilder) rawText() bool {
+	c := b.cur()
+	return c.Namespace == "" && (c.DataAtom == atom.Script || c.DataAtom == atom.Style)
+}
+
+// htmlStripped reports whether the token z has just read, of type tt, is one
+// htmlStrip takes out; svg is the depth inside <svg> elements, and raw tells that a
+// text token is the text of a script or a style.
+func htmlStripped(z *html.Tokenizer, tt html.TokenType, svg *int, raw bool) bool {
+	switch tt {
+	case html.CommentToken:
+		return true
+	case html.TextToken:
+		return raw || *svg > 0
+	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+		// The tag name is read from the raw token, so that the builder can read it
+		// again.
+		name := htmlRawTagName(z.Raw())
+		if htmlEqualFold("svg", name) {
+			switch {
+			case tt == html.StartTagToken:
+				*svg++
+				return true
+			case tt == html.EndTagToken && *svg > 0:
+				*svg--
+				return true
+			}
+		}
+	}
+	return *svg > 0
+}
+
+// htmlRawTagName returns the name of the tag raw is, as written.
+func htmlRawTagName(raw []byte) []byte {
+	raw = bytes.TrimPrefix(bytes.TrimPrefix(raw, []byte("<")), []byte("/"))
+	end := 0
+	for end < len(raw) && !htmlTagEnd(raw[end]) {
+		end++
+	}
+	return raw[:end]
+}
+
+// insert appends n to the current node and, unless void, opens it.
+func (b *htmlBuilder) insert(n *html.Node, void bool) error {
+	b.cur().AppendChild(n)
+	if void {
+		return nil
+	}
+	if len(b.stack) > htmlMaxDepth {
+		return errHTMLTooDeep
+	}
+	b.stack = append(b.stack, n)
+	return nil
+}
+
+// popTo closes the element at index i of the stack and those above it.
+func (b *htmlBuilder) popTo(i int) {
+	clear(b.stack[i:])
+	b.stack = b.stack[:i]
+}
+
+// ensureHTML opens the <html> element if it is not yet.
+func (b *htmlBuilder) ensureHTML() {
+	if b.html == nil {
+		attrs := b.attrs
+		b.attrs = nil
+		b.html = b.element([]byte("html"), atom.Html, "")
+		b.attrs = attrs
+		_ = b.insert(b.html, false)
+	}
+}
+
+// startBody closes the head and opens the body (or frameset, of element a) if it is
+// not yet.
+func (b *htmlBuilder) startBody(a atom.Atom, attrs bool) {
+	if b.body != nil {
+		return
+	}
+	b.ensureHTML()
+	b.popTo(2) // the document, <html>
+	saved := b.attrs
+	if !attrs {
+		b.attrs = nil
+	}
+	b.body = b.element(nil, a, "")
+	b.attrs = saved
+	_ = b.insert(b.body, false)
+}
+
+// text adds a text token to the current node.
+func (b *htmlBuilder) text(t []byte) {
+	if bytes.IndexByte(t, 0) >= 0 {
+		t = bytes.ReplaceAll(t, []byte{0}, nil) // the parser ignores NUL in text
+	}
+	if len(t) == 0 {
+		return
+	}
+	if b.body == nil {
+		switch c := b.cur(); {
+		case c.Type == html.DocumentNode || c == b.html || c == b.head:
+			if len(bytes.TrimLeft(t, " \t\n\r\f")) == 0 {
+				return // white space before the body
+			}
+			b.startBody(atom.Body, false)
+		case b.noscript:
+			b.endNoscript()
+			b.startBody(atom.Body, false)
+		}
+	}
+	c := b.cur()
+	if l := c.LastChild; l != nil && l.Type == html.TextNode {
+		l.Data += string(t)
+		return
+	}
+	n := b.node()
+	n.Type, n.Data = html.TextNode, string(t)
+	b.refs.add(n)
+	c.AppendChild(n)
+}
+
+// start adds the element of a start tag, named name (a when HTML knows it), with
+// attributes b.attrs; selfClosing when written <x/>.
+func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
+	if a == atom.Html {
+		b.ensureHTML()
+		b.mergeAttrs(b.html)
+		return nil
+	}
+	b.ensureHTML()
+	if c := b.cur(); c.Namespace != "" && !htmlIsPoint(c) {
+		if !htmlBreaksOut(a, b.attrs) {
+			ns := c.Namespace
+			if a == atom.Svg || a == atom.Math {
+				ns = a.String()
+			}
+			b.z.NextIsNotRawText() // no raw text in foreign content
+			return b.insert(b.element(name, a, ns), selfClosing)
+		}
+		for c := b.cur(); c.Namespace != "" && !htmlIsPoint(c); c = b.cur() {
+			b.popTo(len(b.stack) - 1)
+		}
+	}
+	if a == atom.Image {
+		a, name = atom.Img, []byte("img")
+	}
+	if b.body == nil {
+		if b.noscript && !htmlHeadNoscript[a] {
+			b.endNoscript() // anything else in a <noscript> of the head ends it
+		}
+		switch {
+		case a == atom.Head:
+			if b.head == nil {
+				b.head = b.element(name, a, "")
+				return b.insert(b.head, false)
+			}
+			return nil
+		case htmlHeadElements[a]:
+			if b.head == nil {
+				attrs := b.attrs
+				b.attrs = nil
+				b.head = b.element([]byte("head"), atom.Head, "")
+				b.attrs = attrs
+				_ = b.insert(b.head, false)
+			} else if b.cur() == b.html {
+				b.stack = append(b.stack, b.head) // after </head>, back into the head
+			}
+			if a == atom.Noscript {
+				b.noscript = true
+			}
+		case a == atom.Body || a == atom.Frameset:
+			b.startBody(a, true)
+			return nil
+		default:
+			b.startBody(atom.Body, false)
+			return b.start(selfClosing, name, a)
+		}
+	}
+	switch {
+	case a == atom.Body:
+		b.mergeAttrs(b.body)
+		return nil
+	case a == atom.Head || a == atom.Frameset:
+		return nil
+	case a == atom.Frame && b.cur().DataAtom != atom.Frameset:
+		return nil // a <frame> outside a <frameset> is ignored
+	case a == atom.Svg || a == atom.Math:
+		return b.insert(b.element(name, a, a.String()), selfClosing)
+	case htmlClosesP[a] || a == atom.Table && !b.quirks:
+		b.closeP()
+	}
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if textHeadingLevel(b.cur().DataAtom) > 0 && b.cur().Namespace == "" {
+			b.popTo(len(b.stack) - 1)
+		}
+	case atom.Li:
+		b.closeItem(atom.Li, 0)
+		b.closeP()
+	case atom.Dd, atom.Dt:
+		b.closeItem(atom.Dd, atom.Dt)
+		b.closeP()
+	case atom.Button:
+		if i := b.inScope(atom.Button, htmlScopeDefault); i >= 0 {
+			b.popTo(i)
+		}
+	case atom.A:
+		// An <a> ends the <a> still open (the parser's adoption agency, without the
+		// formatting elements it reopens).
+		for i := len(b.stack) - 1; i > 0; i-- {
+			n := b.stack[i]
+			if n.Namespace == "" && n.DataAtom == atom.A {
+				b.popTo(i)
+				break
+			}
+			if n.Namespace == "" && htmlMarkers[n.DataAtom] {
+				break
+			}
+		}
+	case atom.Option:
+		if b.cur().DataAtom == atom.Option {
+			b.popTo(len(b.stack) - 1)
+		}
+	case atom.Optgroup:
+		for c := b.cur().DataAtom; c == atom.Option || c == atom.Optgroup; c = b.cur().DataAtom {
+			b.popTo(len(b.stack) - 1)
+		}
+	case atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
+		for c := b.cur().DataAtom; c == atom.Rb || c == atom.Rp || c == atom.Rt || (c == atom.Rtc && a != atom.Rt && a != atom.Rp); c = b.cur().DataAtom {
+			b.popTo(len(b.stack) - 1)
+		}
+	case atom.Tbody, atom.Thead, atom.Tfoot, atom.Caption, atom.Colgroup:
+		i := b.tableContext()
+		if i < 0 {
+			return nil // outside a table the parser ignores it
+		}
+		b.popTo(i + 1)
+	case atom.Tr:
+		return b.row(name, a)
+	case atom.Td, atom.Th:
+		return b.cell(name, a)
+	case atom.Pre, atom.Listing, atom.Textarea:
+		b.dropLF = true
+	case atom.Noscript:
+		b.z.NextIsNotRawText() // scripting off: its content is markup
+	}
+	return b.insert(b.element(name, a, ""), htmlVoidElements[a])
+}
+
+// mergeAttrs gives n the attributes of b.attrs it does not have, as a second <html> or
+// <body> start tag does.
+func (b *htmlBuilder) mergeAttrs(n *html.Node) {
+	for _, at := range b.attrs {
+		if _, ok := htmlAttrOf(n.Attr, at.Key); !ok {
+			n.Attr = append(n.Attr, at)
+		}
+	}
+}
+
+// closeP closes a <p> in button scope.
+func (b *htmlBuilder) closeP() {
+	if i := b.inScope(atom.P, htmlScopeButton); i >= 0 {
+		b.popTo(i)
+	}
+}
+
+// closeItem closes an open list item (<li>, or <dd> and <dt>: a and alt) before
+// another, unless a block other than <address>, <div> or <p> is open inside it.
+func (b *htmlBuilder) closeItem(a, alt atom.Atom) {
+	for i := len(b.stack) - 1; i > 0; i-- {
+		n := b.stack[i]
+		if n.Namespace != "" {
+			return
+		}
+		if n.DataAtom == a || alt != 0 && n.DataAtom == alt {
+			b.popTo(i)
+			return
+		}
+		if htmlSpecial[n.DataAtom] && n.DataAtom != atom.Address && n.DataAtom != atom.Div && n.DataAtom != atom.P {
+			return
+		}
+	}
+}
+
+// tableContext returns the index in the stack of the innermost open <table>, with
+// every row section, row and cell inside it, when no other table boundary is between;
+// -1 when there is none.
+func (b *htmlBuilder) tableContext() int {
+	for i := len(b.stack) - 1; i > 0; i-- {
+		n := b.stack[i]
+		if n.Namespace != "" {
+			continue
+		}
+		switch n.DataAtom {
+		case atom.Table:
+			return i
+		case atom.Html, atom.Template:
+			return -1
+		}
+	}
+	return -1
+}
+
+// row opens a <tr>: it closes the cell and the row open in the innermost table, and
+// opens a <tbody> when the row would be a child of the <table>.
+func (b *htmlBuilder) row(name []byte, a atom.Atom) error {
+	i := b.tableContext()
+	if i < 0 {
+		return nil // outside a table the parser ignores it
+	}
+	for j := len(b.stack) - 1; j > i; j-- {
+		switch b.stack[j].DataAtom {
+		case atom.Tbody, atom.Thead, atom.Tfoot:
+			if b.stack[j].Namespace == "" {
+				b.popTo(j + 1)
+				return b.insert(b.element(name, a, ""), false)
+			}
+		}
+	}
+	b.popTo(i + 1)
+	attrs := b.attrs
+	b.attrs = nil
+	_ = b.insert(b.element([]byte("tbody"), atom.Tbody, ""), false)
+	b.attrs = attrs
+	return b.insert(b.element(name, a, ""), false)
+}
+
+// cell opens a <td> or <th>: it closes the cell open in the innermost table's row, and
+// opens the row (and <tbody>) it belongs in when there is none.
+func (b *htmlBuilder) cell(name []byte, a atom.Atom) error {
+	i := b.tableContext()
+	if i < 0 {
+		return nil // outside a table the parser ignores it
+	}
+	for j := len(b.stack) - 1; j > i; j-- {
+		if b.stack[j].DataAtom == atom.Tr && b.stack[j].Namespace == "" {
+			b.popTo(j + 1)
+			return b.insert(b.element(name, a, ""), false)
+		}
+	}
+	attrs := b.attrs
+	b.attrs = nil
+	if err := b.row([]byte("tr"), atom.Tr); err != nil {
+		return err
+	}
+	b.attrs = attrs
+	return b.insert(b.element(name, a, ""), false)
+}
+
+// end closes the element of an end tag named name (a when HTML knows it).
+func (b *htmlBuilder) end(name []byte, a atom.Atom) {
+	// In foreign content, the innermost open element of that name, up to the nearest
+	// HTML element.
+	for i := len(b.stack) - 1; i > 0 && b.stack[i].Namespace != ""; i-- {
+		if htmlEqualFold(b.stack[i].Data, name) {
+			b.popTo(i)
+			return
+		}
+	}
+	switch a {
+	case atom.Html, atom.Body:
+		return // what follows stays in the body, as the parser reads it
+	case atom.Noscript:
+		if b.noscript {
+			b.endNoscript()
+			return
+		}
+	case atom.Head:
+		if b.body == nil && b.cur() == b.head {
+			b.popTo(len(b.stack) - 1)
+		}
+		return
+	case atom.Br:
+		b.attrs = b.attrs[:0]
+		_ = b.start(false, name, a)
+		return
+	case atom.P:
+		if i := b.inScope(atom.P, htmlScopeButton); i >= 0 {
+			b.popTo(i)
+		} else if b.body != nil {
+			// </p> without a <p>: the parser inserts an empty one.
+			b.attrs = b.attrs[:0]
+			b.cur().AppendChild(b.element(name, a, ""))
+		}
+		return
+	case atom.Li:
+		if i := b.inScope(atom.Li, htmlScopeList); i >= 0 {
+			b.popTo(i)
+		}
+		return
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		for i := len(b.stack) - 1; i > 0; i-- {
+			n := b.stack[i]
+			if n.Namespace == "" && textHeadingLevel(n.DataAtom) > 0 {
+				b.popTo(i)
+				return
+			}
+			if htmlIsBoundary(n, htmlScopeDefault) {
+				return
+			}
+		}
+		return
+	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption, atom.Colgroup:
+		if i := b.inScope(a, htmlScopeTable); i >= 0 {
+			b.popTo(i)
+		}
+		return
+	}
+	if a != 0 && htmlSpecial[a] {
+		if i := b.inScope(a, htmlScopeDefault); i >= 0 {
+			b.popTo(i)
+		}
+		return
+	}
+	// Any other end tag closes the innermost element of its name, unless a block is
+	// open inside it.
+	for i := len(b.stack) - 1; i > 0; i-- {
+		n := b.stack[i]
+		if n.Namespace == "" && n.Data == string(name) {
+			b.popTo(i)
+			return
+		}
+		if n.Namespace == "" && htmlSpecial[n.DataAtom] {
+			return
+		}
+	}
+}
+
+// endNoscript closes the <noscript> open in the head.
+func (b *htmlBuilder) endNoscript() {
+	b.noscript = false
+	for i := len(b.stack) - 1; i > 0; i-- {
+		if b.stack[i].DataAtom == atom.Noscript {
+			b.popTo(i)
+			return
+		}
+	}
+}
+
+// htmlEqualFold reports whether s and b are equal, ASCII letters compared without case.
+func htmlEqualFold(s string, b []byte) bool {
+	if len(s) != len(b) {
+		return false
+	}
+	for i := range len(s) {
+		c, d := s[i], b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlScope names the elements at which a search of the open elements stops.
+type htmlScope uint8
+
+const (
+	htmlScopeDefault htmlScope = iota // applet, caption, html, table, td, th, marquee, object, template
+	htmlScopeList                     // the default, and ol, ul
+	htmlScopeButton                   // the default, and button
+	htmlScopeTable                    // html, table, template
+)
+
+// inScope returns the index in the stack of the innermost open HTML element a, -1
+// when there is none or a boundary of scope s is found first.
+func (b *htmlBuilder) inScope(a atom.Atom, s htmlScope) int {
+	for i := len(b.stack) - 1; i > 0; i-- {
+		n := b.stack[i]
+		if n.Namespace == "" && n.DataAtom == a {
+			return i
+		}
+		if htmlIsBoundary(n, s) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// htmlIsBoundary reports whether n ends a search of the open elements in scope s.
+func htmlIsBoundary(n *html.Node, s htmlScope) bool {
+	if n.Namespace != "" {
+		return s != htmlScopeTable && htmlIsPoint(n)
+	}
+	switch n.DataAtom {
+	case atom.Html, atom.Table, atom.Template:
+		return true
+	case atom.Applet, atom.Caption, atom.Td, atom.Th, atom.Marquee, atom.Object:
+		return s != htmlScopeTable
+	case atom.Ol, atom.Ul:
+		return s == htmlScopeList
+	case atom.Button:
+		return s == htmlScopeButton
+	}
+	return false
+}
+
+// htmlIsPoint reports whether a foreign element is an HTML integration point or a
+// MathML text integration point, whose content is HTML.
+func htmlIsPoint(n *html.Node) bool {
+	switch n.Namespace {
+	case "svg":
+		return n.DataAtom == atom.Foreignobject || n.DataAtom == atom.Desc || n.DataAtom == atom.Title || n.Data == "foreignobject"
+	case "math":
+		switch n.DataAtom {
+		case atom.Mi, atom.Mo, atom.Mn, atom.Ms, atom.Mtext:
+			return true
+		}
+	}
+	return false
+}
+
+// htmlQuirks reports whether a document whose doctype says doctype is read in quirks
+// mode, as the HTML parser decides it: the parser reads the doctype before a <p> and
+// a <table>, which in quirks mode the <table> does not end.
+func htmlQuirks(doctype string) bool {
+	doc, err := html.Parse(strings.NewReader("<!DOCTYPE " + doctype + "><p><table>"))
+	if err != nil {
+		return true
+	}
+	for n := doc; n != nil; n = n.LastChild {
+		if n.DataAtom == atom.P {
+			return n.FirstChild != nil
+		}
+	}
+	return true
+}
+
+// htmlTreeAttrs lists the attributes htmlTree keeps in its nodes: those the main text
+// (hidden, landmarks, class and id names, permalinks, code languages) and htmlFromTree
+// (links, metadata) read. A heuristic that reads another needs it added here.
+var htmlTreeAttrs = map[string]bool{
+	"class": true, "id": true, "role": true, "style": true, "hidden": true,
+	"aria-hidden": true, "itemprop": true, "lang": true, "href": true, "src": true,
+	"rel": true, "alt": true, "title": true, "name": true, "content": true,
+	"property": true, "http-equiv": true,
+}
+
+// htmlHeadElements lists the elements that stay in the head when they come before the
+// body.
+var htmlHeadElements = map[atom.Atom]bool{
+	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
+	atom.Title: true, atom.Style: true, atom.Script: true, atom.Noscript: true,
+	atom.Noframes: true, atom.Template: true,
+}
+
+// htmlHeadNoscript lists the elements a <noscript> in the head may hold with scripting
+// off; any other ends it and starts the body.
+var htmlHeadNoscript = map[atom.Atom]bool{
+	atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
+	atom.Noframes: true, atom.Style: true,
+}
+
+// htmlClosesP lists the elements whose start tag closes an open <p>.
+var htmlClosesP = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
+	atom.Center: true, atom.Details: true, atom.Dialog: true, atom.Dir: true, atom.Div: true,
+	atom.Dl: true, atom.Fieldset: true, atom.Figcaption: true, atom.Figure: true,
+	atom.Footer: true, atom.Header: true, atom.Hgroup: true, atom.Main: true, atom.Menu: true,
+	atom.Nav: true, atom.Ol: true, atom.P: true, atom.Search: true, atom.Section: true,
+	atom.Summary: true, atom.Ul: true, atom.Pre: true, atom.Listing: true, atom.Form: true,
+	atom.Plaintext: true, atom.Hr: true, atom.Xmp: true, atom.H1: true, atom.H2: true,
+	atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Dd: true, atom.Dt: true,
+	atom.Li: true,
+}
+
+// htmlMarkers lists the elements an <a> start tag does not look past for an open <a>.
+var htmlMarkers = map[atom.Atom]bool{
+	atom.Html: true, atom.Td: true, atom.Th: true, atom.Caption: true, atom.Object: true,
+	atom.Applet: true, atom.Marquee: true, atom.Template: true, atom.Table: true,
+}
+
+// htmlVoidElements lists the elements that have no content and no end tag.
+var htmlVoidElements = map[atom.Atom]bool{
+	atom.Area: true, atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Br: true,
+	atom.Col: true, atom.Embed: true, atom.Frame: true, atom.Hr: true, atom.Img: true,
+	atom.Input: true, atom.Keygen: true, atom.Link: true, atom.Meta: true, atom.Param: true,
+	atom.Source: true, atom.Track: true, atom.Wbr: true,
+}
+
+// htmlSpecial lists the HTML elements of the parser's "special" category: an end tag
+// of another element does not close what is open outside them.
+var htmlSpecial = map[atom.Atom]bool{
+	atom.Address: true, atom.Applet: true, atom.Area: true, atom.Article: true, atom.Aside: true,
+	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Blockquote: true,
+	atom.Body: true, atom.Br: true, atom.Button: true, atom.Caption: true, atom.Center: true,
+	atom.Col: true, atom.Colgroup: true, atom.Dd: true, atom.Details: true, atom.Dir: true,
+	atom.Div: true, atom.Dl: true, atom.Dt: true, atom.Embed: true, atom.Fieldset: true,
+	atom.Figcaption: true, atom.Figure: true, atom.Footer: true, atom.Form: true,
+	atom.Frame: true, atom.Frameset: true, atom.H1: true, atom.H2: true, atom.H3: true,
+	atom.H4: true, atom.H5: true, atom.H6: true, atom.Head: true, atom.Header: true,
+	atom.Hgroup: true, atom.Hr: true, atom.Html: true, atom.Iframe: true, atom.Img: true,
+	atom.Input: true, atom.Keygen: true, atom.Li: true, atom.Link: true, atom.Listing: true,
+	atom.Main: true, atom.Marquee: true, atom.Menu: true, atom.Meta: true, atom.Nav: true,
+	atom.Noembed: true, atom.Noframes: true, atom.Noscript: true, atom.Object: true,
+	atom.Ol: true, atom.P: true, atom.Param: true, atom.Plaintext: true, atom.Pre: true,
+	atom.Script: true, atom.Search: true, atom.Section: true, atom.Select: true,
+	atom.Source: true, atom.Style: true, atom.Summary: true, atom.Table: true,
+	atom.Tbody: true, atom.Td: true, atom.Template: true, atom.Textarea: true,
+	atom.Tfoot: true, atom.Th: true, atom.Thead: true, atom.Title: true, atom.Tr: true,
+	atom.Track: true, atom.Ul: true, atom.Wbr: true, atom.Xmp: true,
+}

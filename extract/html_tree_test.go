@@ -1,0 +1,182 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// htmlParsed is HTML with text as it reads a page through golang.org/x/net/html's
+// parser rather than htmlTree: the oracle of TestHTMLTreeDifferential.
+func htmlParsed(t testing.TB, header http.Header, body []byte, opts HTMLOptions) *Page {
+	t.Helper()
+	base, err := (*URLRules)(nil).canonParse(htmlTestURL.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, rest := htmlPrefix(body, opts.MaxHTMLBytes)
+	text, cs := charsetDecode(body, header.Get("Content-Type"))
+	p := &Page{Charset: cs, Truncated: rest != nil}
+	if len(text) > htmlMaxTreeBytes {
+		if s, ok := htmlStrip(text, htmlMaxTreeBytes); ok {
+			text = s
+		}
+	}
+	root, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+	if len(text) > htmlMaxTreeBytes || err != nil {
+		return nil
+	}
+	htmlFromTree(p, &base, root, htmlRefsOf(root), opts)
+	return htmlFinish(p, header, &base, nil, opts)
+}
+
+// htmlDiffPages returns the pages TestHTMLTreeDifferential reads: those of testdata,
+// the sample of trafilatura's pages CI keeps, and every *.html of
+// $POLITECRAWL_HTML_PAGES when set (trafilatura's tests/eval, say).
+func htmlDiffPages(t *testing.T) []string {
+	var files []string
+	for _, dir := range []string{"testdata/html", "testdata/text", "../crawltest/texteval/testdata/trafilatura/eval", os.Getenv("POLITECRAWL_HTML_PAGES")} {
+		if dir == "" {
+			continue
+		}
+		f, err := filepath.Glob(filepath.Join(dir, "*.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f...)
+	}
+	if len(files) < 50 {
+		t.Fatalf("%d pages", len(files))
+	}
+	return files
+}
+
+// TestHTMLTreeDifferential reads real pages through htmlTree and through the HTML
+// parser: links, metadata and directives must be the same, and the main text nearly so
+// (htmlTree leaves out foster parenting and the reopening of formatting elements).
+func TestHTMLTreeDifferential(t *testing.T) {
+	var pages, same, words, lost, added, texts, skips int
+	for _, f := range htmlDiffPages(t) {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := http.Header{}
+		if h, err := os.ReadFile(strings.TrimSuffix(f, ".html") + ".header"); err == nil {
+			header.Set("Content-Type", strings.TrimSpace(string(h)))
+		}
+		opts := HTMLOptions{Agent: "ExampleBot", WithText: true, MaxTextBytes: DefaultMaxTextBytes, MaxLinks: DefaultMaxLinks, MaxHTMLBytes: DefaultMaxHTMLBytes}
+		want := htmlParsed(t, header, body, opts)
+		if want == nil {
+			continue // no tree: both read it with the token scan
+		}
+		got, err := HTML(htmlTestURL, header, body, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		gt, wt := got.Text, want.Text
+		got.Text, want.Text, got.SimHash, want.SimHash = "", "", 0, 0
+		// The parser makes copies of an <a> that a block cuts in two (the adoption
+		// agency), which htmlTree does not: the anchor text of such a link, and the
+		// count of links skipped, may differ. The links themselves may not.
+		for i := range min(len(got.Links), len(want.Links)) {
+			if got.Links[i].Text != want.Links[i].Text {
+				texts++
+				got.Links[i].Text, want.Links[i].Text = "", ""
+			}
+		}
+		if !maps.Equal(got.Skipped, want.Skipped) {
+			skips++
+			got.Skipped, want.Skipped = nil, nil
+		}
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%s: links and metadata:\n\tgot  %s\n\twant %s", f, g, w)
+		}
+		if gt == wt {
+			same++
+		}
+		gw, ww := strings.Fields(gt), strings.Fields(wt)
+		words += len(ww)
+		slices.Sort(gw)
+		slices.Sort(ww)
+		l, a := htmlWordDiff(ww, gw)
+		lost += l
+		added += a
+		if testing.Verbose() && gt != wt {
+			t.Logf("%s: text differs: %d of %d words lost, %d added", f, l, len(ww), a)
+		}
+	}
+	t.Logf("%d pages: text the same on %d; of %d words, %d lost and %d added; %d anchor texts and the skipped counts of %d pages differ", pages, same, words, lost, added, texts, skips)
+	if lost*200 > words || added*200 > words {
+		t.Errorf("text differs by more than 0.5%% of its words: %d lost, %d added of %d", lost, added, words)
+	}
+}
+
+// htmlWordDiff counts the words of sorted want missing from sorted got, and those of
+// got not in want.
+func htmlWordDiff(want, got []string) (lost, added int) {
+	i, j := 0, 0
+	for i < len(want) && j < len(got) {
+		switch {
+		case want[i] == got[j]:
+			i++
+			j++
+		case want[i] < got[j]:
+			lost++
+			i++
+		default:
+			added++
+			j++
+		}
+	}
+	return lost + len(want) - i, added + len(got) - j
+}
+
+// FuzzHTMLTree checks htmlTree on arbitrary bodies: no panic; and the links HTML finds
+// with it are those it finds with the HTML parser's tree, the same URLs (their anchor
+// text may differ where the parser copies an <a> that a block cuts in two).
+func FuzzHTMLTree(f *testing.F) {
+	for _, b := range htmlFuzzSeeds(f) {
+		f.Add(b)
+	}
+	f.Add([]byte(`<p><a href=/a>a<div>b</a>c</div><table><a href=/t>t</a><tr><td><a href=/d>d<td>e</table><select><a href=/s>s</a><option>o</select><frame src=/f>`))
+	f.Add([]byte(`<svg><foreignObject><a href=/fo>f</a></foreignObject><a href=/sa>s</a></svg><math><mi><a href=/mi>m</a></mi></math><noscript><a href=/n>n</a></noscript>`))
+	f.Add([]byte(strings.Repeat("<div>", 600) + `<a href=/deep>deep</a>`))
+	f.Add([]byte(`<p ` + strings.Repeat(`a=1 `, 5000) + `><a href=/x class=c>x</a>`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		opts := HTMLOptions{WithText: true, MaxTextBytes: 1000, MaxLinks: 100, MaxHTMLBytes: 1 << 16}
+		got, err := HTML(htmlTestURL, nil, body, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := htmlParsed(t, http.Header{}, body, opts)
+		if want == nil || got.Fallback {
+			return // too deep for one of the trees
+		}
+		urls := func(p *Page) []string {
+			var u []string
+			for _, l := range p.Links {
+				u = append(u, l.Tag+" "+l.URL)
+			}
+			slices.Sort(u)
+			return u
+		}
+		if g, w := urls(got), urls(want); !slices.Equal(g, w) {
+			t.Errorf("links of %q:\n\tgot  %q\n\twant %q", body, g, w)
+		}
+		if got.Title != want.Title || got.Lang != want.Lang || got.Canonical != want.Canonical || got.Base != want.Base || got.Robots != want.Robots || got.Description != want.Description {
+			t.Errorf("metadata of %q:\n\tgot  %+v\n\twant %+v", body, got, want)
+		}
+	})
+}
