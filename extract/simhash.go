@@ -111,10 +111,23 @@ func simhashWord(text string, i int) (uint64, int) {
 	h := uint64(offset)
 	in := false
 	for i < len(text) {
-		r, size := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(text[i:])
+		if c := text[i]; c < utf8.RuneSelf {
+			// ASCII, most of most texts: a letter or a digit, never a mark or a
+			// character alone, is all the unicode tests below say of it.
+			lower := c | 0x20
+			if 'a' <= lower && lower <= 'z' || '0' <= c && c <= '9' {
+				if 'A' <= c && c <= 'Z' {
+					c = lower
+				}
+				in = true
+				h = (h ^ uint64(c)) * prime
+			} else if in {
+				return h, i
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(text[i:])
 		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && in
 		if !word {
 			if in {
