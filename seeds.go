@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -28,11 +29,6 @@ var seedBatch = 1 << 14 // a variable for tests
 // the rest it looks up in seeds.db. A key costs about 85 bytes in a Go map (10.4 MiB
 // for 131,072 hosts; 731 MiB for ten million).
 var seedKeysInMemory = 1 << 17 // a variable for tests
-
-// seedWindow is how many bytes at the start of a seeds file, and before the position
-// reached, a later run compares with what was read, to tell that the file is still
-// the one it was reading.
-const seedWindow = 4096
 
 // maxSeedSkipsLogged is how many skipped lines of a seeds file are logged one by one
 // in a run (and handed to OnSeedSkip); the rest are counted.
@@ -222,7 +218,9 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		return fmt.Errorf("seeds file: %w", err)
 	}
 	read.Size = info.Size()
-	if ok && st.Offset > 0 {
+	if ok && st.Offset > 0 && (info.Size() != st.Size || info.ModTime().UnixNano() != st.ModTime) {
+		// Changed since the last run: lines added at its end are read on; any other
+		// change is refused. Telling them apart reads the part read before once.
 		same, err := sameSeedsRead(file, info.Size(), &st)
 		if err != nil {
 			return fmt.Errorf("seeds file: %w", err)
@@ -230,11 +228,9 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		if !same {
 			return &SeedsChangedError{Path: name, Offset: st.Offset, Seeds: st.Seeds, Size: info.Size()}
 		}
-		if info.Size() != st.Size || info.ModTime().UnixNano() != st.ModTime {
-			read.Grown = true
-			c.log.Warn("seeds file changed since the last run; the part read before is unchanged, so reading on from there",
-				"path", name, "from_byte", st.Offset, "size", info.Size())
-		}
+		read.Grown = true
+		c.log.Warn("seeds file changed since the last run, after the part read before, which is as it was: reading on from there",
+			"path", name, "from_byte", st.Offset, "size", info.Size())
 		if st.Done && info.Size() == st.Offset {
 			st.Size, st.ModTime = info.Size(), info.ModTime().UnixNano()
 			return c.seeds.commit(path, &st, nil)
@@ -296,7 +292,7 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		read.Bytes += r.Offset() - st.Offset
 		st.Offset, st.Line, st.Done = r.Offset(), r.Line(), rerr != nil
 		st.Size, st.ModTime = info.Size(), info.ModTime().UnixNano()
-		if st.Head, st.Tail, err = seedWindows(file, st.Offset); err != nil {
+		if st.Hash, err = hashOn(file, st.Hash, read.Offset, st.Offset); err != nil {
 			return fmt.Errorf("seeds file %s: %w", name, err)
 		}
 		slices.Sort(keys)
@@ -372,35 +368,31 @@ func (c *Crawler) seedSkip(name string, s config.SeedSkip, before int64) {
 	c.log.Warn("seeds file: line skipped", "path", name, "line", s.Line, "text", s.Text, "err", s.Err)
 }
 
-// sameSeedsRead reports whether the file still starts with the bytes an earlier run
-// read (st.Offset of them), as far as its first and last seedWindow bytes tell.
+// sameSeedsRead reports whether the file still starts with the st.Offset bytes an
+// earlier run read: whether they hash to st.Hash.
 func sameSeedsRead(file *os.File, size int64, st *seedFile) (bool, error) {
 	if size < st.Offset {
 		return false, nil
 	}
-	head, tail, err := seedWindows(file, st.Offset)
+	h, err := hashOn(file, nil, 0, st.Offset)
 	if err != nil {
 		return false, err
 	}
-	return bytes.Equal(head, st.Head) && bytes.Equal(tail, st.Tail), nil
+	return bytes.Equal(h, st.Hash), nil
 }
 
-// seedWindows returns the SHA-256 of the first min(offset, seedWindow) bytes of file
-// and of the seedWindow bytes before offset.
-func seedWindows(file *os.File, offset int64) (head, tail []byte, err error) {
-	sum := func(from int64) ([]byte, error) {
-		buf := make([]byte, min(offset-from, seedWindow))
-		if _, err := file.ReadAt(buf, from); err != nil {
+// hashOn feeds bytes from to to of file into the SHA-256 whose state is state (nil: a
+// new one, from byte 0) and returns its state after them. The bytes were just read,
+// so they come from the page cache.
+func hashOn(file *os.File, state []byte, from, to int64) ([]byte, error) {
+	h := sha256.New()
+	if state != nil {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
 			return nil, err
 		}
-		h := sha256.Sum256(buf)
-		return h[:], nil
 	}
-	if head, err = sum(0); err != nil {
-		return nil, nil, err
+	if _, err := io.Copy(h, io.NewSectionReader(file, from, to-from)); err != nil {
+		return nil, err
 	}
-	if tail, err = sum(max(0, offset-seedWindow)); err != nil {
-		return nil, nil, err
-	}
-	return head, tail, nil
+	return h.(encoding.BinaryMarshaler).MarshalBinary()
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/extract"
@@ -317,7 +318,8 @@ func checkSeedScope(t *testing.T, s *extract.Scope) {
 }
 
 // TestSeedsFileChanged: a seeds file changed under a resumed crawl is refused with a
-// SeedsChangedError, unless lines were only added at its end, which are read.
+// SeedsChangedError, unless lines were only added at its end, which are read; an edit
+// that keeps the size is seen too.
 func TestSeedsFileChanged(t *testing.T) {
 	defer func(b int) { seedBatch = b }(seedBatch)
 	seedBatch = seedsTestBatch
@@ -339,17 +341,27 @@ func TestSeedsFileChanged(t *testing.T) {
 	if read := readSeedsRun(t, cfg); read.Seeds != 1 || read.Queued != 1 || !read.Grown || read.Bytes != int64(len(more)-len(data)) {
 		t.Errorf("after lines added: %+v, want one seed read, the file grown", read)
 	}
+	// A line changed in the middle of the part read, the size kept: refused.
+	sameSize := strings.Replace(more, "page7.html", "page7.htmx", 1)
+	if len(sameSize) != len(more) || sameSize == more {
+		t.Fatal("the edit changed the size")
+	}
+	if err := os.WriteFile(path, []byte(sameSize), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour) // another modification time, whatever the clock's tick
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := runSeeds(t, cfg); !errors.As(err, new(*SeedsChangedError)) {
+		t.Fatalf("Run after a same-size edit: %v, want a SeedsChangedError", err)
+	}
 	// A line changed before the position: refused.
 	changed := strings.Replace(more, "page3.html", "page3.htm", 1)
 	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = io.Discard
-	err = c.Run(context.Background())
+	err = runSeeds(t, cfg)
 	var ce *SeedsChangedError
 	if !errors.As(err, &ce) || ce.Offset != int64(len(more)) {
 		t.Fatalf("Run after the file changed: %v, want a SeedsChangedError at byte %d", err, len(more))
@@ -357,6 +369,17 @@ func TestSeedsFileChanged(t *testing.T) {
 	if st := frontierStats(t, cfg.DataDir); st.Added != int64(len(seeds)+1) {
 		t.Errorf("%d URLs accepted after the refusal, want %d", st.Added, len(seeds)+1)
 	}
+}
+
+// runSeeds runs a crawl of cfg and returns Run's error.
+func runSeeds(t *testing.T, cfg config.Config) error {
+	t.Helper()
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = io.Discard
+	return c.Run(context.Background())
 }
 
 // lockedBuilder is a strings.Builder for a child's output.

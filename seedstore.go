@@ -33,8 +33,7 @@ type seedFile struct {
 	Line    int    `json:"line"`    // lines read
 	Size    int64  `json:"size"`    // the file's size when last read
 	ModTime int64  `json:"mtime"`   // and its modification time, Unix nanoseconds
-	Head    []byte `json:"head"`    // SHA-256 of its first min(Offset, seedWindow) bytes
-	Tail    []byte `json:"tail"`    // SHA-256 of the seedWindow bytes before Offset
+	Hash    []byte `json:"hash"`    // the state of a SHA-256 of its first Offset bytes
 	Done    bool   `json:"done"`    // read to its end
 	Seeds   int64  `json:"seeds"`   // seed URLs read, over every run
 	Skipped int64  `json:"skipped"` // lines skipped, over every run
