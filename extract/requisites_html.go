@@ -12,7 +12,8 @@ import (
 // HTMLRequisites returns what an HTML document needs to be shown, found without
 // running its scripts: the targets of the Link response header (see
 // LinkHeaderRequisites), then in document order
-//   - img src and srcset (every candidate), picture's source srcset, input
+//   - img src and srcset (every candidate) and a lazy loader's data-src and
+//     data-srcset, picture's source srcset (and data-srcset), input
 //     type=image src, video poster, and the background attribute of body, table,
 //     td and th (KindImage);
 //   - link rel=stylesheet (KindStylesheet), rel=icon and apple-touch-icon
@@ -175,6 +176,14 @@ func (s *reqScan) start(open bool, name []byte, a atom.Atom, attrs []html.Attrib
 		if srcset, ok := attr("srcset"); ok {
 			s.addSrcs(srcset, from)
 		}
+		// A lazy loader's script (lazysizes, many themes' own) moves these into
+		// src and srcset as the image nears the viewport.
+		if src, ok := attr("data-src"); ok {
+			s.add(src, KindImage, from)
+		}
+		if srcset, ok := attr("data-srcset"); ok {
+			s.addSrcs(srcset, from)
+		}
 	case atom.Source:
 		kind := KindImage
 		if n := len(s.media); n > 0 && s.media[n-1] == atom.Video {
@@ -186,6 +195,9 @@ func (s *reqScan) start(open bool, name []byte, a atom.Atom, attrs []html.Attrib
 			s.add(src, kind, from)
 		}
 		if srcset, ok := attr("srcset"); ok && kind == KindImage {
+			s.addSrcs(srcset, from)
+		}
+		if srcset, ok := attr("data-srcset"); ok && kind == KindImage {
 			s.addSrcs(srcset, from)
 		}
 	case atom.Track:

@@ -134,6 +134,12 @@ func htmlRequisiteScanOld(body []byte) (refs []reqRef, baseHref string, haveBase
 				if srcset, ok := attr("srcset"); ok {
 					addSrcs(srcset, from)
 				}
+				if src, ok := attr("data-src"); ok {
+					addRef(src, KindImage, from)
+				}
+				if srcset, ok := attr("data-srcset"); ok {
+					addSrcs(srcset, from)
+				}
 			case atom.Source:
 				kind := KindImage
 				if n := len(media); n > 0 && media[n-1] == atom.Video {
@@ -145,6 +151,9 @@ func htmlRequisiteScanOld(body []byte) (refs []reqRef, baseHref string, haveBase
 					addRef(src, kind, from)
 				}
 				if srcset, ok := attr("srcset"); ok && kind == KindImage {
+					addSrcs(srcset, from)
+				}
+				if srcset, ok := attr("data-srcset"); ok && kind == KindImage {
 					addSrcs(srcset, from)
 				}
 			case atom.Track:

@@ -37,6 +37,10 @@ func TestHTMLRequisites(t *testing.T) {
 			`<img src="a.png" srcset="a-2x.png 2x, /img/a-640.png 640w,b,c.png 3x">`,
 			[]string{"image http://example.com/docs/a.png img", "image http://example.com/docs/a-2x.png img",
 				"image http://example.com/img/a-640.png img", "image http://example.com/docs/b,c.png img"}}, // a comma inside a URL is part of it
+		{"lazy-loaded images",
+			`<img src="placeholder.gif" data-src="photo.jpg" data-srcset="photo-2x.jpg 2x" class="lazyload"><picture><source data-srcset="/p.webp"></picture>`,
+			[]string{"image http://example.com/docs/placeholder.gif img", "image http://example.com/docs/photo.jpg img",
+				"image http://example.com/docs/photo-2x.jpg img", "image http://example.com/p.webp source"}},
 		{"picture",
 			`<picture><source srcset="w.webp 1x, w2.webp 2x" type="image/webp"><source media="(min-width: 800px)" srcset="big.jpg"><img src="small.jpg"></picture>`,
 			[]string{"image http://example.com/docs/w.webp source", "image http://example.com/docs/w2.webp source",
