@@ -59,5 +59,9 @@ func TestCaptureLoggedAgrees(t *testing.T) {
 		lg.Distinct.Failed != 1 || lg.Distinct.Limit != 2 || lg.Distinct.Blocked != 1 {
 		t.Errorf("finished: logged %+v; from the WARC files %+v", lg, rep.Distinct)
 	}
+	// page2 names site.css, archived when the front page's requisites were.
+	if lg.Named.Archived == 0 || lg.Named.Archived > lg.Named.Queued {
+		t.Errorf("finished: %d of %d queued requisites archived already when named, want some, at most all", lg.Named.Archived, lg.Named.Queued)
+	}
 	t.Logf("finished: logged %+v; from the WARC files %+v", lg, rep.Distinct)
 }

@@ -163,6 +163,13 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 		entries = append(entries, e)
 	}
 	rc.Queued = len(entries)
+	for _, e := range entries {
+		// Already archived by this crawl (the page's sync makes that record durable
+		// with the page's, being earlier in the files): a shared stylesheet.
+		if capt, ok, err := c.warc.LastCapture(e.URL); err == nil && ok && !capt.Imported {
+			rc.Archived++
+		}
+	}
 	if document || rc.Found > 0 {
 		// Every page has the object; an image or a script only when its Link
 		// header names something.

@@ -90,6 +90,7 @@ func ReadLogged(dir string) (*Logged, error) {
 			lg.Documents++
 			lg.Named.Found += n.Found
 			lg.Named.Queued += n.Queued
+			lg.Named.Archived += n.Archived
 			lg.Named.Excluded += n.Excluded
 			lg.Named.Scope += n.Scope
 			lg.Named.Limit += n.Limit

@@ -20,7 +20,7 @@ func TestReadLogged(t *testing.T) {
 {"url":"http://a.test/c.png","status":404,"requisite":"image"}
 {"url":"http://a.test/r.png","status":301,"requisite":"image"}
 {"url":"http://a.test/big.png","status":200,"requisite":"image","truncated":true}
-{"url":"http://a.test/page2","status":200,"requisites":{"found":0,"queued":0}}
+{"url":"http://a.test/page2","status":200,"requisites":{"found":1,"queued":1,"archived":1}}
 {"url":"http://a.test/x.png","sta`
 	skipped := `{"url":"http://a.test/d.png","reason":"robots","requisite":"image"}
 {"url":"http://a.test/e.png","reason":"requisite-limit","requisite":"image"}
@@ -38,7 +38,7 @@ func TestReadLogged(t *testing.T) {
 	}
 	want := Logged{
 		Documents:  3,
-		Named:      storage.RequisiteCounts{Found: 8, Queued: 6, Excluded: 1, Limit: 1},
+		Named:      storage.RequisiteCounts{Found: 9, Queued: 7, Archived: 1, Excluded: 1, Limit: 1},
 		Distinct:   Counts{Found: 8, Archived: 4, Blocked: 1, Failed: 2, Limit: 1},
 		Truncated:  1,
 		Pages:      2,

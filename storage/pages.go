@@ -77,6 +77,7 @@ type Page struct {
 type RequisiteCounts struct {
 	Found    int `json:"found"`              // requisites named, each URL once
 	Queued   int `json:"queued"`             // handed to the frontier, which fetches each URL once per crawl (those already fetched or queued included)
+	Archived int `json:"archived,omitempty"` // of Queued, those this crawl had archived already (a 2xx capture of the URL) when the document was read
 	Excluded int `json:"excluded,omitempty"` // of a kind requisites.kinds leaves out
 	Scope    int `json:"scope,omitempty"`    // refused by scope (on other hosts, with requisites.other_hosts off)
 	Limit    int `json:"limit,omitempty"`    // past requisites.max_per_page (in skipped.jsonl), or past the 2,000 distinct URLs read of one document

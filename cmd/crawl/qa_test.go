@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,8 +67,13 @@ func TestQACommand(t *testing.T) {
 				// importer's hop and names none); the logo, fetched as that seed, is
 				// settled as a page, not among the requisites, which crawl qa counts
 				// (11 distinct, 10 archived); the rest archived but the banner.
+				// The second page's site.css and app.js, at least, were archived
+				// already when it was read: its host fetches the first page's
+				// requisites before its next page. The logo, the seed of another
+				// host, may have been archived when either page was read.
 				code, stdout, errOut = run(t, "status", "-config", config)
-				if code != 0 || !strings.Contains(stdout, "named    15 by 5 pages, stylesheets and frames: 15 queued, 0 of kinds not fetched, 0 out of scope, 0 past a limit") ||
+				named := regexp.MustCompile(`named    15 by 5 pages, stylesheets and frames: 15 queued \(([234]) archived already\), 0 of kinds not fetched, 0 out of scope, 0 past a limit`)
+				if code != 0 || !named.MatchString(stdout) ||
 					!strings.Contains(stdout, "settled  10 distinct: 9 archived, 0 failed, 1 blocked by robots.txt, 0 skipped for a limit or policy") {
 					t.Errorf("status: exit %d\n%s%s", code, stdout, errOut)
 				}

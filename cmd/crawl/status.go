@@ -130,8 +130,8 @@ func printRequisites(w io.Writer, dir string) error {
 	}
 	n, d := lg.Named, lg.Distinct
 	fmt.Fprintf(w, "\nrequisites (pages.jsonl, skipped.jsonl; crawl qa re-derives them from the WARC files)\n")
-	fmt.Fprintf(w, "  named    %d by %d pages, stylesheets and frames: %d queued, %d of kinds not fetched, %d out of scope, %d past a limit\n",
-		n.Found, lg.Documents, n.Queued, n.Excluded, n.Scope, n.Limit)
+	fmt.Fprintf(w, "  named    %d by %d pages, stylesheets and frames: %d queued (%d archived already), %d of kinds not fetched, %d out of scope, %d past a limit\n",
+		n.Found, lg.Documents, n.Queued, n.Archived, n.Excluded, n.Scope, n.Limit)
 	var cut string
 	if lg.Truncated > 0 {
 		cut = fmt.Sprintf(" (%d cut at a size limit)", lg.Truncated)
