@@ -187,7 +187,6 @@ func New(cfg config.Config) (*Crawler, error) {
 		MaxRepeatedSegments: cfg.Scope.MaxRepeatedSegments,
 		MaxQueryParams:      cfg.Scope.MaxQueryParams,
 		CalendarTrap:        cfg.Scope.CalendarTrap,
-		SeedIndex:           seedIndex{c},
 	})
 	if err != nil {
 		return nil, &config.Error{Field: "scope", Err: err}

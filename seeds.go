@@ -160,12 +160,23 @@ func (c *Crawler) openSeeds() error {
 	if reset {
 		c.log.Warn("the scope's mode or prefixes changed since the seeds file was read: it is read again for the new scope (seeds queued before are not queued twice)")
 	}
-	if err := store.loadKeys(c.addSeedKey); err != nil {
-		store.Close()
-		return err
-	}
 	c.seeds = store
+	more, err := store.loadKeys(c.addSeedKey)
+	if err != nil {
+		return err // closed with the rest
+	}
+	if more {
+		c.spillSeedKeys()
+	}
 	return nil
+}
+
+// spillSeedKeys marks that seeds.db holds scope keys the scope does not hold in memory,
+// and has the scope look them up there.
+func (c *Crawler) spillSeedKeys() {
+	if !c.seeds.spilled.Swap(true) {
+		c.scope.SetSeedIndex(c.seeds)
+	}
 }
 
 // addSeedKey adds a seed key to the scope's memory, and reports false when the memory
@@ -303,7 +314,7 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 		c.step("committed")
 		for _, k := range keys {
 			if !c.addSeedKey(k) {
-				c.seeds.spilled.Store(true)
+				c.spillSeedKeys()
 			}
 		}
 		read.Offset, read.Done = st.Offset, st.Done
@@ -348,11 +359,6 @@ func (c *Crawler) setSeedsRead(r SeedsRead) {
 	defer c.seedsMu.Unlock()
 	c.seedsRead = r
 }
-
-// seedIndex gives the crawl's scope the keys of seeds.db, once it is open.
-type seedIndex struct{ c *Crawler }
-
-func (i seedIndex) Has(key string) bool { return i.c.seeds.Has(key) }
 
 // seedSkip reports a line of the seeds file that is not a seed URL: the first
 // maxSeedSkipsLogged of a run one by one, to OnSeedSkip or as a warning.

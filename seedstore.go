@@ -52,7 +52,7 @@ type seedStore struct {
 	// leaf.
 	mapped *boltmap.Limit
 	// spilled is set when the bucket holds keys the scope does not hold in memory:
-	// only then does Has read the database.
+	// only then is the store the scope's SeedIndex.
 	spilled atomic.Bool
 	close   sync.Once
 	closed  error
@@ -92,9 +92,6 @@ func (s *seedStore) Close() error {
 
 // Has reports whether the scope bucket holds key: extract.SeedIndex.
 func (s *seedStore) Has(key string) bool {
-	if s == nil || !s.spilled.Load() {
-		return false
-	}
 	found := false
 	_ = s.db.View(func(tx *bolt.Tx) error {
 		found = tx.Bucket(bucketSeedScope).Get([]byte(key)) != nil
@@ -172,20 +169,20 @@ func (s *seedStore) checkScope(scope string) (reset bool, err error) {
 }
 
 // loadKeys hands add the stored scope keys until add reports false (the scope's
-// memory is full), and sets spilled when keys remain.
-func (s *seedStore) loadKeys(add func(key string) bool) error {
-	err := s.db.View(func(tx *bolt.Tx) error {
+// memory is full), and reports whether keys remain.
+func (s *seedStore) loadKeys(add func(key string) bool) (more bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketSeedScope).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			if !add(string(k)) {
-				s.spilled.Store(true)
+				more = true
 				return nil
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", SeedsStateName, err)
+		return false, fmt.Errorf("reading %s: %w", SeedsStateName, err)
 	}
-	return nil
+	return more, nil
 }

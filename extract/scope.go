@@ -119,10 +119,10 @@ type Scope struct {
 	maxSegs, maxRepeat, maxQs int
 	calendar                  bool
 	now                       func() time.Time
-	seedPrefixes              bool      // mode prefix derives prefixes from the seeds
-	index                     SeedIndex // seed keys outside memory; nil: none
+	seedPrefixes              bool // mode prefix derives prefixes from the seeds
 
 	mu       sync.RWMutex
+	index    SeedIndex           // seed keys outside memory; nil: none
 	keys     map[string]struct{} // seed keys (SeedKey) held in memory
 	prefixes map[string][]string // scheme://host[:port] → configured prefixes, mode prefix
 }
@@ -273,6 +273,16 @@ func (s *Scope) AddSeedKey(key string) bool {
 	}
 	s.keys[key] = struct{}{}
 	return true
+}
+
+// SetSeedIndex makes the scope look up, from now on, the seed keys it does not hold in
+// memory in idx, as ScopeOptions.SeedIndex does; nil stops it. A lookup in an index
+// costs more than one in memory (and an allocation): set it when the keys outgrow
+// memory.
+func (s *Scope) SetSeedIndex(idx SeedIndex) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.index = idx
 }
 
 // HasSeedKey reports whether the scope holds key in memory (not looking in its

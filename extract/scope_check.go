@@ -108,9 +108,10 @@ func (s *Scope) checkMode(p *scopeURL) Reason {
 func (s *Scope) hasKey(key []byte) bool {
 	s.mu.RLock()
 	_, ok := s.keys[string(key)]
+	index := s.index
 	s.mu.RUnlock()
-	if !ok && s.index != nil {
-		ok = s.index.Has(string(key))
+	if !ok && index != nil {
+		ok = index.Has(string(key))
 	}
 	return ok
 }
