@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptrace"
+	"sync"
 	"time"
 
 	"github.com/politecrawl/crawl/config"
@@ -183,16 +185,16 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		c.politeness.Release(ticket, politeness.Observation{})
 		return nil, &robotsNotYet{host: host, until: c.now()}
 	}
+	fctx, began := ctx, (*robotsBegin)(nil)
 	if first {
-		// The fetch is marked in frontier.db as its request goes out, not before the
-		// wait for the host's turn: a process killed in that wait sent nothing, and
-		// its next run need not hold the host back (robotsInterrupted).
-		if err := robots.Begin(ctx); err != nil {
-			c.politeness.Release(ticket, politeness.Observation{})
-			return nil, err
-		}
+		fctx, began = beginOnConnect(ctx)
+		defer began.cancel(nil)
 	}
-	resp, ferr := c.client.Fetch(ctx, robotsRequest(target))
+	resp, ferr := c.client.Fetch(fctx, robotsRequest(target))
+	if err := began.err(); err != nil {
+		c.politeness.Release(ticket, politeness.Observation{})
+		return nil, err
+	}
 	wait := c.politeness.ReleaseWait(ticket, c.observe(resp, ferr))
 	if resp != nil {
 		ex := exchange(resp, "robots")
@@ -203,6 +205,49 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 		c.counters.bytes.Add(int64(len(resp.RawBody)))
 	}
 	return resp, ferr
+}
+
+// robotsBegin marks a robots.txt fetch in frontier.db (robots.Begin) once its
+// connection is up, just before its request is written: not before the wait for the
+// host's turn, nor before the dial and the TLS handshake. A process killed before then
+// sent no request, and its next run need not hold the host back (robotsInterrupted).
+// The mark is durable before the first byte of the request goes out.
+type robotsBegin struct {
+	cancel context.CancelCauseFunc
+	mu     sync.Mutex
+	failed error // the mark could not be stored: the request was abandoned
+}
+
+// beginOnConnect returns ctx with the httptrace hook that marks the fetch, and its
+// robotsBegin.
+func beginOnConnect(ctx context.Context) (context.Context, *robotsBegin) {
+	b := new(robotsBegin)
+	fctx, cancel := context.WithCancelCause(ctx)
+	b.cancel = cancel
+	var once sync.Once
+	fctx = httptrace.WithClientTrace(fctx, &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) {
+			once.Do(func() {
+				if err := robots.Begin(ctx); err != nil {
+					b.mu.Lock()
+					b.failed = err
+					b.mu.Unlock()
+					cancel(err)
+				}
+			})
+		},
+	})
+	return fctx, b
+}
+
+// err is the error of a mark that could not be stored; nil for a nil b.
+func (b *robotsBegin) err() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.failed
 }
 
 // acquire waits for host's politeness ticket. A host deferred beyond the scheduler's
