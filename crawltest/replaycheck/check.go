@@ -185,89 +185,130 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 	p := Page{URL: target}
 	ctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
 	defer cancel()
-
-	rt, err := openTab(ctx, b, opts.Width, opts.Height)
+	r, err := loadReplay(ctx, b, opts, base, target)
+	if err != nil {
+		p.Err = "replay: " + err.Error()
+		return p
+	}
+	p.ReplayType, p.Width, p.Height = r.state.Type, r.state.Width, r.state.Height
+	for _, res := range r.asked {
+		p.Replayed = append(p.Replayed, res)
+	}
+	sort.Slice(p.Replayed, func(i, j int) bool { return p.Replayed[i].URL < p.Replayed[j].URL })
+	l, err := loadLive(ctx, b, opts, target, r.state.Width, r.state.Height)
+	if err != nil {
+		p.Err = "live: " + err.Error()
+		return p
+	}
+	p.account(l, r.asked, index)
+	d, err := compare(l.shot, r.shot, opts.Tolerance)
 	if err != nil {
 		p.Err = err.Error()
 		return p
 	}
-	defer rt.close()
-	rt.net.mu.Lock()
-	rt.net.counts = func(u string) bool { _, _, ok := replayedURL(u); return ok }
-	rt.net.mu.Unlock()
-	page := base + "/?source=" + url.QueryEscape(base+"/crawl.wacz") + "#view=replay&url=" + url.QueryEscape(target)
-	if err := rt.navigate(ctx, page); err != nil {
-		p.Err = "replay: " + err.Error()
-		return p
+	p.Diff, p.NonWhiteLive, p.NonWhiteReplay = d.diff, d.nonWhiteA, d.nonWhiteB
+	if opts.Shots != "" {
+		name := fmt.Sprintf("%03d-%s", n, shotName(target))
+		os.WriteFile(filepath.Join(opts.Shots, name+"-live.png"), l.shot, 0o644)
+		os.WriteFile(filepath.Join(opts.Shots, name+"-replay.png"), r.shot, 0o644)
 	}
-	_, st, err := rt.waitLoaded(ctx, func(u string) bool {
+	return p
+}
+
+// replayed is what loadReplay saw of a page.
+type replayed struct {
+	shot  []byte              // the replayed page's frame, as PNG
+	state frameState          // the frame's
+	asked map[string]Resource // what it asked the archive for, by key of the original URL: the best answer
+}
+
+// loadReplay replays target in ReplayWeb.page at base in a new tab of opts' size.
+func loadReplay(ctx context.Context, b *cdp.Browser, opts Options, base, target string) (*replayed, error) {
+	t, err := openTab(ctx, b, opts.Width, opts.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	t.net.mu.Lock()
+	t.net.counts = func(u string) bool { _, _, ok := replayedURL(u); return ok }
+	t.net.mu.Unlock()
+	page := base + "/?source=" + url.QueryEscape(base+"/crawl.wacz") + "#view=replay&url=" + url.QueryEscape(target)
+	if err := t.navigate(ctx, page); err != nil {
+		return nil, err
+	}
+	_, st, err := t.waitLoaded(ctx, func(u string) bool {
 		orig, mod, ok := replayedURL(u)
 		return ok && mod == "mp_" && sameURL(orig, target)
 	}, opts.Quiet)
 	if err != nil {
-		p.Err = "replay: " + err.Error()
-		return p
+		return nil, err
 	}
-	p.ReplayType, p.Width, p.Height = st.Type, st.Width, st.Height
-	replayShot, err := rt.screenshot(ctx, st.X, st.Y, st.Width, st.Height)
+	shot, err := t.screenshot(ctx, st.X, st.Y, st.Width, st.Height)
 	if err != nil {
-		p.Err = "replay screenshot: " + err.Error()
-		return p
+		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	replayed := map[string]Resource{} // by original URL, the best answer
-	for _, r := range rt.net.resources() {
-		orig, mod, ok := replayedURL(r.URL)
+	r := &replayed{shot: shot, state: st, asked: map[string]Resource{}}
+	for _, res := range t.net.resources() {
+		orig, mod, ok := replayedURL(res.URL)
 		if !ok || (mod == "mp_" && sameURL(orig, target)) {
 			continue
 		}
 		k := key(orig)
-		if old, seen := replayed[k]; !seen || (!old.ok() && r.ok()) {
-			r.URL = orig
-			replayed[k] = r
+		if old, seen := r.asked[k]; !seen || (!old.ok() && res.ok()) {
+			res.URL = orig
+			r.asked[k] = res
 		}
 	}
+	return r, nil
+}
 
-	for _, r := range replayed {
-		p.Replayed = append(p.Replayed, r)
-	}
-	sort.Slice(p.Replayed, func(i, j int) bool { return p.Replayed[i].URL < p.Replayed[j].URL })
+// live is what loadLive saw of a page.
+type live struct {
+	shot      []byte
+	resources []Resource      // what it loaded
+	icons     map[string]bool // by key, the URLs of the icons the browser may ask for
+}
 
-	lt, err := openTab(ctx, b, st.Width, st.Height)
+// loadLive loads target in a new tab of width×height.
+func loadLive(ctx context.Context, b *cdp.Browser, opts Options, target string, width, height int) (*live, error) {
+	t, err := openTab(ctx, b, width, height)
 	if err != nil {
-		p.Err = err.Error()
-		return p
+		return nil, err
 	}
-	defer lt.close()
-	if err := lt.navigate(ctx, target); err != nil {
-		p.Err = "live: " + err.Error()
-		return p
+	defer t.close()
+	if err := t.navigate(ctx, target); err != nil {
+		return nil, err
 	}
-	lst := frameState{}
-	_, lst, err = lt.waitLoaded(ctx, func(u string) bool { return sameURL(u, target) }, opts.Quiet)
+	_, st, err := t.waitLoaded(ctx, func(u string) bool { return sameURL(u, target) }, opts.Quiet)
 	if err != nil {
-		p.Err = "live: " + err.Error()
-		return p
+		return nil, err
 	}
 	var icons []string
-	if err := lt.evaluate(ctx, "", iconsJS, &icons); err != nil {
-		p.Err = "live: " + err.Error()
-		return p
+	if err := t.evaluate(ctx, "", iconsJS, &icons); err != nil {
+		return nil, err
 	}
-	isIcon := map[string]bool{}
-	for _, u := range icons {
-		isIcon[key(u)] = true
-	}
-	liveShot, err := lt.screenshot(ctx, 0, 0, lst.Width, lst.Height)
+	shot, err := t.screenshot(ctx, 0, 0, st.Width, st.Height)
 	if err != nil {
-		p.Err = "live screenshot: " + err.Error()
-		return p
+		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	seen := map[string]bool{}
-	live := lt.net.resources()
+	l := &live{shot: shot, resources: t.net.resources(), icons: map[string]bool{}}
+	for _, u := range icons {
+		l.icons[key(u)] = true
+	}
+	return l, nil
+}
+
+// account sorts what the page loaded live into Live, LiveFailed and Icons, and
+// counts what of it the replay got from the archive (asked) and what the archive's
+// index holds of the icons.
+func (p *Page) account(l *live, asked map[string]Resource, index map[string]int) {
 	// An icon that is also the page's image (the Python manual's logo) counts as
-	// the image: requests of a page's own come first.
-	sort.SliceStable(live, func(i, j int) bool { return live[i].Type != "Other" && live[j].Type == "Other" })
-	for _, r := range live {
+	// the image: the page's own requests first.
+	sort.SliceStable(l.resources, func(i, j int) bool {
+		return l.resources[i].Type != "Other" && l.resources[j].Type == "Other"
+	})
+	seen := map[string]bool{}
+	for _, r := range l.resources {
 		k := key(r.URL)
 		if seen[k] {
 			continue
@@ -277,7 +318,7 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 			p.LiveFailed = append(p.LiveFailed, r)
 			continue
 		}
-		if r.Type == "Other" && isIcon[k] {
+		if r.Type == "Other" && l.icons[k] {
 			if r.Archived = index[k]; r.Archived > 0 && r.Archived < 400 {
 				p.IconsArchived++
 			}
@@ -285,7 +326,7 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 			continue
 		}
 		p.Live = append(p.Live, r)
-		switch got, ok := replayed[k]; {
+		switch got, ok := asked[k]; {
 		case ok && got.ok():
 			p.Answered++
 		case ok:
@@ -296,19 +337,6 @@ func checkPage(ctx context.Context, b *cdp.Browser, opts Options, base, target s
 	}
 	sort.Slice(p.Live, func(i, j int) bool { return p.Live[i].URL < p.Live[j].URL })
 	sort.Strings(p.Missing)
-
-	d, err := compare(liveShot, replayShot, opts.Tolerance)
-	if err != nil {
-		p.Err = err.Error()
-		return p
-	}
-	p.Diff, p.NonWhiteLive, p.NonWhiteReplay = d.diff, d.nonWhiteA, d.nonWhiteB
-	if opts.Shots != "" {
-		name := fmt.Sprintf("%03d-%s", n, shotName(target))
-		os.WriteFile(filepath.Join(opts.Shots, name+"-live.png"), liveShot, 0o644)
-		os.WriteFile(filepath.Join(opts.Shots, name+"-replay.png"), replayShot, 0o644)
-	}
-	return p
 }
 
 // iconsJS lists the icons a browser asks for to show a page in its tab: those of

@@ -81,3 +81,41 @@ func TestSpread(t *testing.T) {
 		}
 	}
 }
+
+func TestAccount(t *testing.T) {
+	l := &live{
+		resources: []Resource{
+			{URL: "http://a.test/s.css", Type: "Stylesheet", Status: 200},
+			{URL: "http://a.test/logo.svg", Type: "Other", Status: 200}, // the tab's icon, and the page's image below
+			{URL: "http://a.test/logo.svg", Type: "Image", Status: 200},
+			{URL: "http://a.test/favicon.ico", Type: "Other", Status: 200},
+			{URL: "http://a.test/gone.js", Type: "Script", Status: 404},
+			{URL: "http://a.test/a.png#x", Type: "Image", Status: 304},
+			{URL: "http://a.test/b.png", Type: "Image", Status: 200},
+			{URL: "http://a.test/c.png", Type: "Image", Status: 200},
+			{URL: "http://b.test/f.woff2", Type: "Font", Failed: "net::ERR_NAME_NOT_RESOLVED"},
+		},
+		icons: map[string]bool{"http://a.test/logo.svg": true, "http://a.test/favicon.ico": true},
+	}
+	asked := map[string]Resource{
+		"http://a.test/s.css":    {URL: "http://a.test/s.css", Status: 200},
+		"http://a.test/logo.svg": {URL: "http://a.test/logo.svg", Status: 200},
+		"http://a.test/a.png":    {URL: "http://a.test/a.png", Status: 200},
+		"http://a.test/b.png":    {URL: "http://a.test/b.png", Status: 404},
+	}
+	index := map[string]int{"http://a.test/favicon.ico": 200}
+	var p Page
+	p.account(l, asked, index)
+	var liveURLs []string
+	for _, r := range p.Live {
+		liveURLs = append(liveURLs, r.URL)
+	}
+	wantLive := []string{"http://a.test/a.png#x", "http://a.test/b.png", "http://a.test/c.png", "http://a.test/logo.svg", "http://a.test/s.css"}
+	wantMissing := []string{"http://a.test/b.png (replay: status 404 )", "http://a.test/c.png (not requested in replay)"}
+	if !slices.Equal(liveURLs, wantLive) || p.Answered != 3 || !slices.Equal(p.Missing, wantMissing) {
+		t.Errorf("live %q, answered %d, missing %q;\n\twant %q, 3, %q", liveURLs, p.Answered, p.Missing, wantLive, wantMissing)
+	}
+	if len(p.LiveFailed) != 2 || len(p.Icons) != 1 || p.Icons[0].URL != "http://a.test/favicon.ico" || p.IconsArchived != 1 {
+		t.Errorf("failed live %+v, icons %+v (%d archived); want 2 failed, favicon.ico archived", p.LiveFailed, p.Icons, p.IconsArchived)
+	}
+}
