@@ -313,7 +313,7 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 		a, name = atom.Img, []byte("img")
 	}
 	if b.body == nil {
-		if b.noscript && !htmlHeadNoscript[a] {
+		if b.noscript && !htmlIs(a, htmlKindHeadNoscript) {
 			b.endNoscript() // anything else in a <noscript> of the head ends it
 		}
 		switch {
@@ -323,7 +323,7 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 				return b.insert(b.head, false)
 			}
 			return nil
-		case htmlHeadElements[a]:
+		case htmlIs(a, htmlKindHead):
 			if b.head == nil {
 				attrs := b.attrs
 				b.attrs = nil
@@ -354,7 +354,7 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 		return nil // a <frame> outside a <frameset> is ignored
 	case a == atom.Svg || a == atom.Math:
 		return b.insert(b.element(name, a, a.String()), selfClosing)
-	case htmlClosesP[a] || a == atom.Table && !b.quirks:
+	case htmlIs(a, htmlKindClosesP) || a == atom.Table && !b.quirks:
 		b.closeP()
 	}
 	switch a {
@@ -381,7 +381,7 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 				b.popTo(i)
 				break
 			}
-			if n.Namespace == "" && htmlMarkers[n.DataAtom] {
+			if n.Namespace == "" && htmlIs(n.DataAtom, htmlKindMarker) {
 				break
 			}
 		}
@@ -412,7 +412,7 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 	case atom.Noscript:
 		b.z.NextIsNotRawText() // scripting off: its content is markup
 	}
-	return b.insert(b.element(name, a, ""), htmlVoidElements[a])
+	return b.insert(b.element(name, a, ""), htmlIs(a, htmlKindVoid))
 }
 
 // mergeAttrs gives n the attributes of b.attrs it does not have, as a second <html> or
@@ -444,7 +444,7 @@ func (b *htmlBuilder) closeItem(a, alt atom.Atom) {
 			b.popTo(i)
 			return
 		}
-		if htmlSpecial[n.DataAtom] && n.DataAtom != atom.Address && n.DataAtom != atom.Div && n.DataAtom != atom.P {
+		if htmlIs(n.DataAtom, htmlKindSpecial) && n.DataAtom != atom.Address && n.DataAtom != atom.Div && n.DataAtom != atom.P {
 			return
 		}
 	}
@@ -574,7 +574,7 @@ func (b *htmlBuilder) end(name []byte, a atom.Atom) {
 		}
 		return
 	}
-	if a != 0 && htmlSpecial[a] {
+	if a != 0 && htmlIs(a, htmlKindSpecial) {
 		if i := b.inScope(a, htmlScopeDefault); i >= 0 {
 			b.popTo(i)
 		}
@@ -588,7 +588,7 @@ func (b *htmlBuilder) end(name []byte, a atom.Atom) {
 			b.popTo(i)
 			return
 		}
-		if n.Namespace == "" && htmlSpecial[n.DataAtom] {
+		if n.Namespace == "" && htmlIs(n.DataAtom, htmlKindSpecial) {
 			return
 		}
 	}
@@ -697,6 +697,56 @@ func htmlQuirks(doctype string) bool {
 		}
 	}
 	return true
+}
+
+// htmlKind is what htmlTree knows of an element by its name, in bits.
+type htmlKind uint8
+
+const (
+	htmlKindClosesP      htmlKind = 1 << iota // htmlClosesP
+	htmlKindHead                              // htmlHeadElements
+	htmlKindHeadNoscript                      // htmlHeadNoscript
+	htmlKindMarker                            // htmlMarkers
+	htmlKindVoid                              // htmlVoidElements
+	htmlKindSpecial                           // htmlSpecial
+)
+
+// htmlKinds holds the kinds of the elements the lists below name, by atom, in an
+// open-addressed table: a lookup costs a few nanoseconds where a map's costs about
+// twenty, and htmlTree makes several for every tag.
+var htmlKinds = func() (t [1024]struct {
+	a atom.Atom
+	k htmlKind
+}) {
+	for k, list := range map[htmlKind]map[atom.Atom]bool{
+		htmlKindClosesP: htmlClosesP, htmlKindHead: htmlHeadElements,
+		htmlKindHeadNoscript: htmlHeadNoscript, htmlKindMarker: htmlMarkers,
+		htmlKindVoid: htmlVoidElements, htmlKindSpecial: htmlSpecial,
+	} {
+		for a := range list {
+			i := htmlKindSlot(a)
+			for t[i].a != 0 && t[i].a != a {
+				i = (i + 1) % uint32(len(t))
+			}
+			t[i].a = a
+			t[i].k |= k
+		}
+	}
+	return t
+}()
+
+func htmlKindSlot(a atom.Atom) uint32 { return uint32(a) * 0x9E3779B1 >> 22 }
+
+// htmlIs reports whether element a is of kind k.
+func htmlIs(a atom.Atom, k htmlKind) bool {
+	for i := htmlKindSlot(a); ; i = (i + 1) % uint32(len(htmlKinds)) {
+		switch e := &htmlKinds[i]; e.a {
+		case a:
+			return e.k&k != 0
+		case 0:
+			return false
+		}
+	}
 }
 
 // htmlTreeAttrs lists the attributes htmlTree keeps in its nodes: those the main text

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // htmlParsed is HTML with text as it reads a page through golang.org/x/net/html's
@@ -179,4 +180,24 @@ func FuzzHTMLTree(f *testing.F) {
 			t.Errorf("metadata of %q:\n\tgot  %+v\n\twant %+v", body, got, want)
 		}
 	})
+}
+
+// TestHTMLKinds checks that the table htmlIs reads agrees with the lists it is built
+// from, for every atom.
+func TestHTMLKinds(t *testing.T) {
+	lists := []struct {
+		k    htmlKind
+		list map[atom.Atom]bool
+	}{
+		{htmlKindClosesP, htmlClosesP}, {htmlKindHead, htmlHeadElements},
+		{htmlKindHeadNoscript, htmlHeadNoscript}, {htmlKindMarker, htmlMarkers},
+		{htmlKindVoid, htmlVoidElements}, {htmlKindSpecial, htmlSpecial},
+	}
+	for a := range atom.Atom(1 << 20) { // offsets into the atoms' text up to 4096
+		for _, l := range lists {
+			if got, want := htmlIs(a, l.k), l.list[a]; got != want {
+				t.Fatalf("htmlIs(%q, %d) = %v, want %v", a, l.k, got, want)
+			}
+		}
+	}
 }
