@@ -28,12 +28,16 @@ func charsetDecode(body []byte, contentType string) ([]byte, string) {
 	return decodeAs(body, enc, name)
 }
 
-// charsetNamed reports whether b holds the word "charset" in any case: the prefix
-// declares its encoding, and the default of DetermineEncoding was not a guess.
+// charsetNamed reports whether b holds a <meta> tag naming a charset, in any case:
+// the prefix declares its encoding, and the default of DetermineEncoding was not a
+// guess. A charset attribute of <script> declares nothing about the page.
 func charsetNamed(b []byte) bool {
 	const word = "charset"
 	for i := 0; i+len(word) <= len(b); i++ {
-		if b[i]|0x20 == 'c' && bytes.EqualFold(b[i:i+len(word)], []byte(word)) {
+		if b[i]|0x20 != 'c' || !bytes.EqualFold(b[i:i+len(word)], []byte(word)) {
+			continue
+		}
+		if lt := bytes.LastIndexByte(b[:i], '<'); lt >= 0 && lt+5 <= len(b) && bytes.EqualFold(b[lt+1:lt+5], []byte("meta")) {
 			return true
 		}
 	}

@@ -199,6 +199,7 @@ func TestCharsetDecode(t *testing.T) {
 		{"bad content type", "text/html; charset", []byte("x"), "x", "windows-1252"},
 		{"utf-8 after 1024 bytes", "", []byte(strings.Repeat(" ", 1024) + "caf\xc3\xa9"), strings.Repeat(" ", 1024) + "café", "utf-8"},
 		{"latin-1 after 1024 bytes", "", []byte(strings.Repeat(" ", 1024) + "caf\xe9"), strings.Repeat(" ", 1024) + "café", "windows-1252"},
+		{"script charset, utf-8 after 1024 bytes", "", []byte(`<script charset="utf-8"></script>` + strings.Repeat(" ", 1024) + "\xc3\xa9"), `<script charset="utf-8"></script>` + strings.Repeat(" ", 1024) + "é", "utf-8"},
 		{"meta windows-1252, utf-8 bytes", "", []byte(`<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "\xc3\xa9"), `<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "Ã©", "windows-1252"},
 	}
 	for _, tt := range tests {
