@@ -48,12 +48,18 @@ func textFromTree(doc *html.Node, size int, base *canonParts, opts HTMLOptions) 
 	return string(w.out.b)
 }
 
-// textDisplayNone reports whether an inline style says display:none.
-func textDisplayNone(style string) bool {
+// textStyleHidden reports whether an inline style says display:none or
+// visibility:hidden.
+func textStyleHidden(style string) bool {
 	for decl := range strings.SplitSeq(style, ";") {
 		k, v, ok := strings.Cut(decl, ":")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "display") &&
-			strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")), "none") {
+		if !ok {
+			continue
+		}
+		k = strings.TrimSpace(k)
+		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+		if strings.EqualFold(k, "display") && strings.EqualFold(v, "none") ||
+			strings.EqualFold(k, "visibility") && strings.EqualFold(v, "hidden") {
 			return true
 		}
 	}

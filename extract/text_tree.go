@@ -264,7 +264,7 @@ func textIsHidden(n *html.Node) bool {
 				return true
 			}
 		case "style":
-			if textDisplayNone(a.Val) {
+			if textStyleHidden(a.Val) {
 				return true
 			}
 		}
@@ -421,7 +421,7 @@ var textSureNames = []string{"skip-link", "screen-reader", "sr-only", "visually-
 // textSurePrefixes begin words of class and id values (split at anything but letters
 // and digits) that mark boilerplate whatever the block holds.
 var textSurePrefixes = []string{
-	"comment", "disqus", "cookie", "consent", "gdpr", "outbrain", "taboola", "skiplink",
+	"comment", "kommentar", "komentar", "comentario", "disqus", "cookie", "consent", "gdpr", "outbrain", "taboola", "skiplink",
 	"visuallyhidden",
 }
 
@@ -433,7 +433,7 @@ var textMaybeNames = []string{
 	"site-footer", "page-footer", "page-header", "author-bio", "post-meta", "entry-meta",
 	"article-meta", "byline", "more-stories", "read-more", "readmore", "trending",
 	"most-read", "mostread", "most-popular", "signup", "sign-up", "login", "pagination",
-	"paywall", "print-only", "popup", "modal",
+	"paywall", "print-only", "popup", "modal", "credit", "copyright", "author",
 }
 
 // textWeakWords are words of class and id values that mark boilerplate unless a word of
