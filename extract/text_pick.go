@@ -21,6 +21,10 @@ import (
 // textParagraphMin is the least text, in characters, of a paragraph that scores.
 const textParagraphMin = 25
 
+// textArticleMin is the prose, in characters, of the winner and its siblings that
+// makes them the article rather than a part of one.
+const textArticleMin = 500
+
 // textPick returns the blocks whose text is the page's main text, in document order.
 func (t *textTree) textPick() []int32 {
 	best := t.score()
@@ -49,9 +53,14 @@ func (t *textTree) textPick() []int32 {
 		}
 		// The winner holds a third of the page's prose or less: the article may be
 		// spread over many blocks, of which the winner is one. Its parent is the
-		// content if it is prose rather than links.
+		// content if it is prose rather than links; if it is links, the winner is the
+		// article when it is long enough to be one (the rest of the page's prose is
+		// then teasers and feeds), else the page's paragraphs are.
 		p := t.info[best].parent
 		if p <= t.body || t.info[p].link*3 > t.info[p].text {
+			if chars >= textArticleMin {
+				return picked
+			}
 			return t.baseline()
 		}
 		best = p
