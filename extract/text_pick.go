@@ -215,6 +215,10 @@ func (t *textTree) siblings(best int32) []int32 {
 		in := &t.info[i]
 		switch {
 		case i == best:
+		case in.heads >= 2:
+			// A list of teasers, each under its linked headline.
+			heading = -1
+			continue
 		case in.flags&textScored != 0 && in.score >= threshold:
 		case in.prose*2 >= in.text && in.link*4 < in.text:
 		case c.Type == html.ElementNode && in.link == 0 && t.isHeading(i):

@@ -27,6 +27,7 @@ type textInfo struct {
 	text   int32   // non-space characters of visible text under the node
 	link   int32   // the part of text inside <a href>
 	commas int32   // commas in that text (",", "，", "、", "،")
+	heads  int32   // headings under the node that are links: the titles of teasers
 	prose  int32   // the part of text in paragraphs of prose (textProse)
 	score  float32 // content score, for the elements scored (textPick)
 	flags  textFlag
@@ -99,6 +100,9 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 			if textIsHint(n) {
 				in.flags |= textHint
 			}
+			if textHeadingLevel(n.DataAtom) > 0 && in.text > 0 && in.link*2 > in.text {
+				in.heads++
+			}
 			if textIsPermalink(n, in.text) {
 				in.flags |= textPermalink
 				in.text, in.link, in.commas = 0, 0, 0
@@ -123,6 +127,7 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 			t.info[p].text += in.text
 			t.info[p].link += in.link
 			t.info[p].commas += in.commas
+			t.info[p].heads += in.heads
 			t.info[p].flags |= in.flags & textHint
 		}
 	}
@@ -140,7 +145,7 @@ var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Foo
 // A block that holds a <main> or an <article>, or most of the page's text, is never
 // boilerplate: it is a page wrapper with an unlucky class name.
 func (t *textTree) markBoilerplate() {
-	total := t.info[t.body].text
+	total, prose := t.info[t.body].text, t.info[t.body].prose
 	for i := range t.nodes {
 		n, in := t.nodes[i], &t.info[i]
 		if p := in.parent; p >= 0 && t.info[p].flags&textGone != 0 {
@@ -155,8 +160,9 @@ func (t *textTree) markBoilerplate() {
 			continue
 		case textMaybe:
 			// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
-			// be a wrapper of the article: a block with prose in it stays.
-			if in.prose >= textProseKeep && in.link*3 < in.text {
+			// be a wrapper of the article: a block with prose in it stays, and so does
+			// one holding half of the page's prose ("box article modal-enabled").
+			if in.prose >= textProseKeep && in.link*3 < in.text || in.prose*2 > prose {
 				continue
 			}
 		}
@@ -172,6 +178,7 @@ func (t *textTree) markBoilerplate() {
 			t.info[p].text -= in.text
 			t.info[p].link -= link
 			t.info[p].commas -= in.commas
+			t.info[p].heads -= in.heads
 			t.info[p].prose -= in.prose
 		}
 	}
