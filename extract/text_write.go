@@ -185,7 +185,7 @@ func (w *textWalker) prune(n *html.Node) bool {
 	case atom.Div, atom.Section, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Span:
 		return in.link*2 > in.text
 	case atom.P, atom.Li:
-		return in.link*10 >= in.text*9 && in.text < 100 && w.cell == 0 && n.DataAtom == atom.P
+		return in.link*3 >= in.text*2 && in.text < 150 && w.cell == 0 && n.DataAtom == atom.P
 	}
 	return false
 }
