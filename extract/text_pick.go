@@ -12,11 +12,14 @@ import (
 // commas, and gives that score to its parent, half to its grandparent and less to
 // three more ancestors; a block's score is then discounted by the share of its text in
 // links and moved by its class and id, and the best block wins. Its siblings that
-// score close to it, or are prose, join it, with the headings between them. When they
-// hold a third of the page's prose or less, the article is spread wider: the winner's
-// parent is tried, as long as it is not mostly links; failing that, the text is every
-// paragraph of prose of the page (the baseline). A page without prose gives what it
-// marks as its content (<main>, <article>), else all that is not boilerplate.
+// score close to it, or are prose, join it, with the headings between them; a sibling
+// under two linked headlines is a list of teasers and does not. When they hold a third
+// of the page's prose or less, the article is spread wider: the winner's parent is
+// tried, as long as it is not mostly links and its prose is not mostly elsewhere (a
+// feed beside the article); a winner of textArticleMin characters of prose under a
+// parent of links is the article; failing that, the text is every paragraph of prose
+// of the page (the baseline). A page without prose gives what it marks as its content
+// (<main>, <article>), else all that is not boilerplate.
 
 // textParagraphMin is the least text, in characters, of a paragraph that scores.
 const textParagraphMin = 25
@@ -62,6 +65,10 @@ func (t *textTree) textPick() []int32 {
 				return picked
 			}
 			return t.baseline()
+		}
+		if chars >= textArticleMin && t.info[p].prose > chars*3 {
+			// The parent's prose is mostly elsewhere (a feed beside the article).
+			return picked
 		}
 		best = p
 	}

@@ -162,7 +162,11 @@ func (t *textTree) markBoilerplate() {
 			// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
 			// be a wrapper of the article: a block with prose in it stays, and so does
 			// one holding half of the page's prose ("box article modal-enabled").
-			if in.prose >= textProseKeep && in.link*3 < in.text || in.prose*2 > prose {
+			keep := int32(textProseKeep)
+			if n.DataAtom == atom.Header {
+				keep = textLeadKeep
+			}
+			if in.prose >= keep && in.link*3 < in.text || in.prose*2 > prose {
 				continue
 			}
 		}
@@ -221,6 +225,10 @@ func (t *textTree) runs(i int32, fn func(textRun)) {
 // textProseKeep is the prose, in characters, that keeps a block whose class or id
 // only may be boilerplate.
 const textProseKeep = 400
+
+// textLeadKeep is the prose, in characters, that keeps a <header>: an article's lead
+// or a section's introduction rather than a site's header, which is links.
+const textLeadKeep = 200
 
 // textProse reports whether a paragraph of text characters, link of them in links, is
 // prose: at least textParagraphMin characters outside links, and links less than a
@@ -344,8 +352,11 @@ const (
 // share bar, cookie banner, advertisement.
 func textBoilerplate(n *html.Node) textKind {
 	switch n.DataAtom {
-	case atom.Nav, atom.Footer, atom.Header:
+	case atom.Nav, atom.Footer:
 		return textSure
+	case atom.Header:
+		// A site's header is links; a header of prose is the lead of an article.
+		return textMaybe
 	case atom.Noscript:
 		// Read with scripting off, as the HTML parser reads it: the article a script
 		// would show, or a "turn JavaScript on" notice.
