@@ -18,7 +18,7 @@ func TestCaptureReport(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		farm := startFarm(t, crawltest.RequisiteFarm(hosts, pages))
 		dir := t.TempDir()
-		cfg := testConfig(farm, dir)
+		cfg := withIcons(testConfig(farm, dir))
 		cfg.Requisites.Enabled = on
 		runCrawl(t, cfg)
 		auditOK(t, farm, 0)
@@ -49,10 +49,11 @@ func TestCaptureReport(t *testing.T) {
 		}
 		for _, p := range rep.PageReports {
 			// site.css, app.js, the page's image and its 2x, cdn.test's logo, the
-			// disallowed banner; then base.css, font.woff2, bg.png from site.css.
-			want := capture.Counts{Found: 9, Archived: 8, Blocked: 1}
+			// disallowed banner, the host's /favicon.ico (named by no page, asked for
+			// by the browser); then base.css, font.woff2, bg.png from site.css.
+			want := capture.Counts{Found: 10, Archived: 9, Blocked: 1}
 			if !on {
-				want = capture.Counts{Found: 6, Archived: 1, Missing: 5}
+				want = capture.Counts{Found: 7, Archived: 1, Missing: 6}
 			}
 			if p.Counts != want {
 				t.Errorf("requisites %v: %s:\n\tgot  %+v\n\twant %+v\n\tnot archived: %+v", on, p.URL, p.Counts, want, p.NotArchived)
@@ -75,7 +76,7 @@ func TestCaptureReport(t *testing.T) {
 func TestCaptureReportSites(t *testing.T) {
 	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
 	dir := t.TempDir()
-	cfg := testConfig(farm, dir)
+	cfg := withIcons(testConfig(farm, dir))
 	runCrawl(t, cfg)
 	kinds, err := capture.ParseKinds(cfg.Requisites.Kinds)
 	if err != nil {
@@ -88,12 +89,13 @@ func TestCaptureReportSites(t *testing.T) {
 	want := map[string]capture.Counts{
 		// preload.css, site.css, base.css and theme.css (imported: no hop),
 		// favicon, photo, photo-2x, wide, narrow, the cdn's logo, secret,
-		// frame.html, clip.mp4, poster, app.js; then the font, bg.png (site.css),
-		// theme.png (theme.css), frame.png and frame.css (the frame).
-		"http://assets.test/":            {Found: 20, Archived: 18, Blocked: 1, Excluded: 1},
-		"http://assets.test/page2.html":  {Found: 7, Archived: 7},
-		"http://assets.test/manual.html": {Found: 1, Archived: 1},
-		"http://cdn.test/":               {},
+		// frame.html, clip.mp4, poster, app.js, /favicon.ico (every page's: what
+		// replay asks for the tab); then the font, bg.png (site.css), theme.png
+		// (theme.css), frame.png and frame.css (the frame).
+		"http://assets.test/":            {Found: 21, Archived: 19, Blocked: 1, Excluded: 1},
+		"http://assets.test/page2.html":  {Found: 8, Archived: 8},
+		"http://assets.test/manual.html": {Found: 2, Archived: 2},
+		"http://cdn.test/":               {Found: 1, Archived: 1},
 	}
 	if rep.Pages != len(want) {
 		t.Errorf("%d pages reported, want %d", rep.Pages, len(want))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,9 @@ func commitConfig(farm *crawltest.Farm, dir string) config.Config {
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
+	// No host's /favicon.ico: the tests count pages.jsonl lines as pages (see
+	// withoutIcon in e2e_test.go).
+	cfg.Requisites.Kinds = slices.DeleteFunc(slices.Clone(cfg.Requisites.Kinds), func(k string) bool { return k == "icon" })
 	return cfg
 }
 

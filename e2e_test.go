@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,24 @@ func farmConfig(seeds []string, resolve map[string]string, dir string) config.Co
 	cfg.Robots.UnreachableRetry = config.Duration(10 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = resolve
+	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds)
+	return cfg
+}
+
+// withoutIcon returns kinds without "icon". Icons take every host's /favicon.ico
+// (extract.HostIcon): one more request and one more pages.jsonl line on every
+// farm host, named by none of its pages, which the tests of pages, politeness,
+// limits and recovery that count requests and lines exactly would each have to
+// expect. farmConfig leaves icons out for them; the tests of requisites, the
+// capture report and recrawls of requisites put them back (withIcons), and
+// TestCrawlHostIcon tests the host's icon itself.
+func withoutIcon(kinds []string) []string {
+	return slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == "icon" })
+}
+
+// withIcons returns cfg with requisites.kinds the default, icons included.
+func withIcons(cfg config.Config) config.Config {
+	cfg.Requisites.Kinds = slices.Clone(config.DefaultRequisiteKinds)
 	return cfg
 }
 

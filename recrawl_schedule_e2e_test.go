@@ -447,14 +447,19 @@ type recrawlJob struct {
 	DataDir string
 	Recrawl config.Recrawl
 	Offset  time.Duration
+	Kinds   []string // requisites.kinds; nil: the default
 }
 
 // config is the job's crawl configuration.
 func (j *recrawlJob) config() config.Config {
 	cfg := farmConfig(j.Seeds, j.Resolve, j.DataDir)
 	cfg.Recrawl = j.Recrawl
+	if j.Kinds != nil {
+		cfg.Requisites.Kinds = j.Kinds
+	}
 	return cfg
 }
+
 
 // TestRecrawlChild runs the crawl of $POLITECRAWL_RECRAWL_CHILD until it is killed;
 // without it, it does nothing.
@@ -499,7 +504,7 @@ func TestRecrawlKillResume(t *testing.T) {
 		want := fetchesUpTo(model, host, r)
 		offset := time.Duration(r) * scheduleDay
 		if r == killRound {
-			killDuring(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Offset: offset})
+			killDuring(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Offset: offset, Kinds: cfg.Requisites.Kinds})
 			got := runRound(t, cfg, offset, want)
 			// Each page fetched in this round is archived once, or twice when the
 			// kill cut its fetch after its pages.jsonl line and before it was done.

@@ -39,6 +39,7 @@ func (b *lockedBuffer) String() string {
 func crawlSite(t *testing.T, s *site, dir string) string {
 	t.Helper()
 	cfg := config.Default()
+	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds) // see withoutIcon
 	cfg.DataDir = dir
 	cfg.Seeds = []string{s.srv.URL + "/"}
 	cfg.Workers = 1

@@ -3,6 +3,7 @@ package crawl
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/politecrawl/crawl/config"
@@ -128,7 +129,7 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 	if !atLimit {
 		rc.Found, rc.Limit = found.Skipped["limit"], found.Skipped["limit"]
 	}
-	for _, q := range found.Found {
+	for _, q := range c.withHostIcon(found.Found, base.String(), html && !isReq) {
 		e := frontier.Entry{URL: q.URL, Depth: l.Depth, Priority: priorityRequisite,
 			FoundOn: l.URL, Kind: requisiteEntryKind(q.Kind, hop+1)}
 		switch imported := css && q.Kind == extract.KindStylesheet; {
@@ -178,6 +179,24 @@ func (c *Crawler) requisites(l *frontier.Lease, resp *fetch.Response, inPage *ex
 	// A stylesheet or script every page names goes to the frontier once in a while,
 	// not with every page (linkCache).
 	return c.links.keep(entries)
+}
+
+// withHostIcon returns named, and when page is true and icons are fetched, the
+// icon at extract.HostIconPath of pageURL's host after them unless named already:
+// a browser asks for it when a page names no icon, and ReplayWeb.page asks the
+// archive for it for a replayed page's tab whatever the page names, so every page
+// counts it (capture.Reader does the same). It costs one request per host: the
+// frontier keeps each URL once, and the linkCache keeps it out of most pages'
+// batches. A frame's document is not a page: no tab shows its icon.
+func (c *Crawler) withHostIcon(named []extract.Requisite, pageURL string, page bool) []extract.Requisite {
+	if !page || !c.reqPolicy.kinds[extract.KindIcon] {
+		return named
+	}
+	icon, ok := extract.HostIcon(pageURL)
+	if !ok || slices.ContainsFunc(named, func(q extract.Requisite) bool { return q.URL == icon.URL }) {
+		return named
+	}
+	return append(slices.Clip(named), icon)
 }
 
 // seeksRequisites reports whether the requisites of the document fetched for l are

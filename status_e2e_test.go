@@ -66,6 +66,7 @@ func TestStatusFile(t *testing.T) {
 	srv, release := blockingSite(t)
 	defer release()
 	cfg := config.Default()
+	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds) // see withoutIcon
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{srv.URL + "/a"}
 	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)

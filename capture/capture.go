@@ -469,6 +469,21 @@ func (r *Reader) resolve() error {
 	return nil
 }
 
+// withHostIcon returns the requisites page names, and the icon at
+// extract.HostIconPath of its host after them when icons are fetched and page does
+// not name it: the crawler counts it a requisite of every page (a browser asks for
+// it when a page names no icon, a replay tool for the page's tab always).
+func withHostIcon(named []ref, page string, icons bool) []ref {
+	if !icons {
+		return named
+	}
+	icon, ok := extract.HostIcon(page)
+	if !ok || slices.ContainsFunc(named, func(q ref) bool { return q.url == icon.URL }) {
+		return named
+	}
+	return append(slices.Clip(named), ref{url: icon.URL, kind: icon.Kind})
+}
+
 func refs(found *extract.Requisites) []ref {
 	rs := make([]ref, len(found.Found))
 	for i, q := range found.Found {
@@ -618,7 +633,7 @@ func (r *Reader) Report() *Report {
 		}
 		p := Page{URL: u}
 		seen := map[string]bool{u: true}
-		level := r.docs[u]
+		level := withHostIcon(r.docs[u], u, fetched[extract.KindIcon])
 		nesting := map[string]int{} // of stylesheets imported by stylesheets
 		for hop := 1; hop <= rep.MaxHops && len(level) > 0; hop++ {
 			var next []ref

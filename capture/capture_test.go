@@ -152,6 +152,8 @@ func TestReport(t *testing.T) {
 		// A second page, needing the first's stylesheet and an image never fetched.
 		{url: "http://a.test/two.html", status: "200 OK", ctype: "text/html",
 			body: `<html><head><link rel=stylesheet href="site.css"></head><body><img src="/never.png"></body></html>`},
+		// The host's icon, which no page names: every page's requisite, 404.
+		{url: "http://a.test/favicon.ico", status: "404 Not Found", ctype: "text/html", requisite: "icon", body: "<p>not found"},
 		// Not HTML: no report.
 		{url: "http://a.test/robots.txt", status: "200 OK", ctype: "text/plain", body: "User-agent: *\nDisallow: /secret/\n"},
 	}
@@ -177,15 +179,16 @@ func TestReport(t *testing.T) {
 			"failed http://a.test/err.png h1 (404)",
 			"failed http://cdn.test/given-up.png h1 (failed)",
 			"missing http://a.test/clip.mp4 h1",
+			"failed http://a.test/favicon.ico h1 (404)",
 			"missing http://a.test/via-import.png h2",
 		},
-		two: []string{"missing http://a.test/never.png h1", "missing http://a.test/via-import.png h2"},
+		two: []string{"missing http://a.test/never.png h1", "failed http://a.test/favicon.ico h1 (404)", "missing http://a.test/via-import.png h2"},
 		// one: site.css, deep.css (imported by site.css: no hop), app.js, ok, ok-2x,
-		// gone, secret, err, given-up, redirected, clip, frame, same (13) + bg,
-		// via-import (deep.css's), in-frame (3); two: site.css, deep.css, never, bg,
-		// via-import.
-		totals:   capture.Counts{Found: 21, Archived: 13, Blocked: 1, Failed: 2, Limit: 1, Missing: 4},
-		distinct: capture.Counts{Found: 17, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 3},
+		// gone, secret, err, given-up, redirected, clip, frame, same, favicon.ico
+		// (14) + bg, via-import (deep.css's), in-frame (3); two: site.css, deep.css,
+		// never, favicon.ico, bg, via-import.
+		totals:   capture.Counts{Found: 23, Archived: 13, Blocked: 1, Failed: 4, Limit: 1, Missing: 4},
+		distinct: capture.Counts{Found: 18, Archived: 10, Blocked: 1, Failed: 3, Limit: 1, Missing: 3},
 	}, {
 		name: "no skipped.jsonl, video not fetched",
 		opts: capture.Options{Kinds: []extract.Kind{extract.KindImage, extract.KindStylesheet, extract.KindScript, extract.KindFrame}},
@@ -226,11 +229,12 @@ func TestReport(t *testing.T) {
 			"failed http://a.test/err.png h1 (404)",
 			"failed http://cdn.test/given-up.png h1 (failed)",
 			"missing http://a.test/clip.mp4 h1",
+			"failed http://a.test/favicon.ico h1 (404)",
 		},
-		two: []string{"missing http://a.test/never.png h1"},
+		two: []string{"missing http://a.test/never.png h1", "failed http://a.test/favicon.ico h1 (404)"},
 		// deep.css counts at hop 1: site.css imports it.
-		totals:   capture.Counts{Found: 16, Archived: 10, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
-		distinct: capture.Counts{Found: 14, Archived: 8, Blocked: 1, Failed: 2, Limit: 1, Missing: 2},
+		totals:   capture.Counts{Found: 18, Archived: 10, Blocked: 1, Failed: 4, Limit: 1, Missing: 2},
+		distinct: capture.Counts{Found: 15, Archived: 8, Blocked: 1, Failed: 3, Limit: 1, Missing: 2},
 	}}
 	if n := revisits(t, crawlDir(t, nil, exs, nil)); n != 1 {
 		t.Fatalf("%d revisit records written, want 1 (same.png)", n)
@@ -273,17 +277,21 @@ func TestReport(t *testing.T) {
 
 // TestReportSettings checks where the hop limit and the kinds come from.
 func TestReportSettings(t *testing.T) {
-	exs := []fetched{{url: "http://a.test/", status: "200 OK", ctype: "text/html", body: "<p>no requisites"}}
+	// A page that names no requisite: with icons among the kinds, its host's
+	// /favicon.ico is its one requisite, archived.
+	exs := []fetched{{url: "http://a.test/", status: "200 OK", ctype: "text/html", body: "<p>no requisites"},
+		{url: "http://a.test/favicon.ico", status: "200 OK", ctype: "image/x-icon", requisite: "icon", body: "an icon"}}
 	for _, tt := range []struct {
 		info               map[string]string
 		opts               capture.Options
 		hops               int
 		hopsFrom, kindFrom string
 		kinds              int
+		icons              int
 	}{
-		{nil, capture.Options{}, 2, "default", "default", len(extract.Kinds())},
-		{nil, capture.Options{MaxHops: 4, Kinds: []extract.Kind{extract.KindImage}}, 4, "options", "options", 1},
-		{map[string]string{"requisites-max-hops": "5", "requisites-kinds": "image, font"}, capture.Options{MaxHops: 4}, 5, "warcinfo", "warcinfo", 2},
+		{nil, capture.Options{}, 2, "default", "default", len(extract.Kinds()), 1},
+		{nil, capture.Options{MaxHops: 4, Kinds: []extract.Kind{extract.KindImage}}, 4, "options", "options", 1, 0},
+		{map[string]string{"requisites-max-hops": "5", "requisites-kinds": "image, font"}, capture.Options{MaxHops: 4}, 5, "warcinfo", "warcinfo", 2, 0},
 	} {
 		rep, err := capture.ReadDir(crawlDir(t, tt.info, exs, nil), tt.opts)
 		if err != nil {
@@ -293,8 +301,8 @@ func TestReportSettings(t *testing.T) {
 			t.Errorf("info %v, options %+v: hops %d from %s, %d kinds from %s; want %d from %s, %d from %s", tt.info, tt.opts,
 				rep.MaxHops, rep.MaxHopsFrom, len(rep.Kinds), rep.KindsFrom, tt.hops, tt.hopsFrom, tt.kinds, tt.kindFrom)
 		}
-		if rep.Pages != 1 || rep.Totals != (capture.Counts{}) || !rep.OK() {
-			t.Errorf("a page without requisites: %+v", rep)
+		if rep.Pages != 1 || rep.Totals != (capture.Counts{Found: tt.icons, Archived: tt.icons}) || !rep.OK() {
+			t.Errorf("a page without requisites, %d icons: %+v", tt.icons, rep)
 		}
 	}
 }
@@ -313,6 +321,7 @@ func TestRevisitDocuments(t *testing.T) {
 		{url: "http://a.test/y/", status: "200 OK", ctype: "text/html", body: html},
 		{url: "http://a.test/y/s.css", status: "200 OK", ctype: "text/css", requisite: "stylesheet", body: css},
 		{url: "http://a.test/y/i.png", status: "200 OK", ctype: "image/png", requisite: "image", body: "y image"},
+		{url: "http://a.test/favicon.ico", status: "200 OK", ctype: "image/x-icon", requisite: "icon", body: "an icon"},
 	}
 	dir := crawlDir(t, nil, exs, nil)
 	if n := revisits(t, dir); n != 2 {

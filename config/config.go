@@ -82,6 +82,8 @@ type Requisites struct {
 	// Kinds are the kinds fetched: stylesheet, script, image, font, icon, frame,
 	// object, audio, video, manifest and other (a preload of no known kind). Default
 	// all but audio and video (large, and not needed to show a page) and manifest.
+	// icon also takes each page's host's /favicon.ico (extract.HostIcon), which a
+	// browser and a replay tool ask for: one request per host.
 	Kinds []string `yaml:"kinds"`
 	// OtherHosts fetches requisites on other hosts than the page's, whatever
 	// scope.mode says (CDNs, font hosts), each through its own robots.txt and

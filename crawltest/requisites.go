@@ -2,6 +2,7 @@ package crawltest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -18,7 +19,9 @@ import (
 // header, an image on another host (cdn.test), an image robots.txt disallows
 // (/private/secret.png, marked Disallowed) and a video; /manual.html is an XHTML
 // page beginning with <?xml, served as text/html, with its own stylesheet; and
-// /page2.html uses the front page's stylesheet and image again. The images are
+// /page2.html uses the front page's stylesheet and image again. Both hosts serve a
+// /favicon.ico, which only the front page's own icon link does not stand in for on
+// /page2.html and /manual.html (they name none). The images are
 // real PNG files of the sizes their names give. The sites are new on every call.
 //
 // With requisites on (hop limit 2, audio and video off) a crawler fetches
@@ -100,6 +103,7 @@ document.body.appendChild(p);
 				},
 				"/fonts/body.ttf":     {ContentType: "font/ttf", Body: string(font)},
 				"/favicon.png":        img(16, 16),
+				"/favicon.ico":        icon(),
 				"/img/photo.png":      img(40, 30),
 				"/img/photo-2x.png":   img(80, 60),
 				"/img/wide.png":       img(60, 20),
@@ -117,8 +121,9 @@ document.body.appendChild(p);
 			Host:   "cdn.test",
 			Robots: &Robots{Body: "User-agent: *\nAllow: /\n"},
 			Pages: map[string]*Page{
-				"/":         {Body: "<!DOCTYPE html><title>cdn</title>"},
-				"/logo.png": {ContentType: "image/png", Body: string(pngImage(50, 25))},
+				"/":            {Body: "<!DOCTYPE html><title>cdn</title>"},
+				"/logo.png":    {ContentType: "image/png", Body: string(pngImage(50, 25))},
+				"/favicon.ico": icon(),
 			},
 		},
 	}
@@ -137,6 +142,22 @@ var RequisiteURLs = []string{
 	"http://assets.test/frame.html", "http://cdn.test/logo.png",
 	"http://assets.test/css/theme.css", "http://assets.test/img/theme.png",
 	"http://assets.test/css/frame.css",
+	"http://assets.test/favicon.ico", "http://cdn.test/favicon.ico",
+}
+
+// icon returns a site's /favicon.ico: an ICO file holding one 16×16 PNG image.
+func icon() *Page {
+	return &Page{ContentType: "image/x-icon", Body: string(icoImage(pngImage(16, 16), 16, 16))}
+}
+
+// icoImage returns an ICO file holding one image, the PNG file p of w×h pixels
+// (w and h below 256).
+func icoImage(p []byte, w, h int) []byte {
+	b := []byte{0, 0, 1, 0, 1, 0} // reserved, type 1 (icon), 1 image
+	b = append(b, byte(w), byte(h), 0, 0, 1, 0, 32, 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(p)))
+	b = binary.LittleEndian.AppendUint32(b, 6+16)
+	return append(b, p...)
 }
 
 // pngImage returns a PNG file of w×h pixels.
@@ -157,8 +178,9 @@ func pngImage(w, h int) []byte {
 // front page, and needs its site's stylesheet (which @imports a second one and
 // names a background image and a web font), its script, an image of its own with a
 // 2x srcset candidate, the logo of the shared host cdn.test, and an image that
-// robots.txt disallows (marked Disallowed). Per site, then: 5 shared requisites, 2
-// per page, the disallowed one never to fetch; and cdn.test's logo once for all.
+// robots.txt disallows (marked Disallowed); each site serves a /favicon.ico, which
+// no page names. Per site, then: 6 shared requisites (the icon among them), 2 per
+// page, the disallowed one never to fetch; and cdn.test's logo once for all.
 // The sites are new on every call; a site's pages are named /, /p1.html, ….
 func RequisiteFarm(hosts, pages int) []Site {
 	sites := make([]Site, 0, hosts+1)
@@ -176,6 +198,7 @@ body { font-family: "Body", serif; background: url(bg.png) repeat-x; }
 			"/static/font.woff2":  {ContentType: "font/woff2", Body: "wOF2 the bytes of a font"},
 			"/static/app.js":      {ContentType: "text/javascript", Body: "document.body.dataset.ready = 1;\n"},
 			"/private/banner.png": {ContentType: "image/png", Body: img, Disallowed: true},
+			"/favicon.ico":        icon(),
 		}
 		name := func(i int) string {
 			if i == 0 {

@@ -22,7 +22,8 @@ import (
 // headless Chromium. Every subresource the browser loads live must be answered
 // from the archive in replay, but the image robots.txt disallows and the video
 // (requisites.kinds leaves video out by default), and the icon it shows in the tab
-// must be in the archive; the XHTML page
+// must be in the archive: /manual.html names none, so the browser loads the host's
+// /favicon.ico, which the crawler fetches for every host; the XHTML page
 // must replay as HTML; and the screenshots must differ in at most 5% of their
 // pixels. With requisites off the same measure must fall short (a negative
 // control).
@@ -36,6 +37,8 @@ func TestReplayCheck(t *testing.T) {
 	// Not archived by design: disallowed by robots.txt, and a video.
 	left := map[string]bool{"http://assets.test/private/secret.png": true, "http://assets.test/media/clip.mp4": true}
 	pages := []string{"http://assets.test/", "http://assets.test/manual.html"}
+	// The pages that name no icon, and the one the browser loads for their tab.
+	hostIcon := map[string]string{"http://assets.test/manual.html": "http://assets.test/favicon.ico"}
 	for _, on := range []bool{true, false} {
 		t.Run(fmt.Sprintf("requisites %v", on), func(t *testing.T) {
 			farm, err := crawltest.Start(crawltest.RequisiteSites(font)...)
@@ -82,10 +85,15 @@ func TestReplayCheck(t *testing.T) {
 						failures = append(failures, fmt.Sprintf("%s: not answered in replay: %s", p.URL, m))
 					}
 				}
+				iconLoaded := false
 				for _, r := range p.Icons {
 					if r.Archived == 0 || r.Archived >= 400 {
 						failures = append(failures, fmt.Sprintf("%s: its icon %s is not in the archive", p.URL, r.URL))
 					}
+					iconLoaded = iconLoaded || r.URL == hostIcon[p.URL]
+				}
+				if u := hostIcon[p.URL]; u != "" && !iconLoaded {
+					failures = append(failures, fmt.Sprintf("%s names no icon: the browser did not load %s live (icons: %+v)", p.URL, u, p.Icons))
 				}
 				if p.Diff > 0.05 {
 					failures = append(failures, fmt.Sprintf("%s: %.1f%% of the screenshot's pixels differ", p.URL, 100*p.Diff))
