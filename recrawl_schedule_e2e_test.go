@@ -460,7 +460,6 @@ func (j *recrawlJob) config() config.Config {
 	return cfg
 }
 
-
 // TestRecrawlChild runs the crawl of $POLITECRAWL_RECRAWL_CHILD until it is killed;
 // without it, it does nothing.
 func TestRecrawlChild(t *testing.T) {
