@@ -4,8 +4,9 @@
 //
 // A page's requisites are found as the crawler finds them (extract.HTMLRequisites,
 // extract.CSSRequisites and extract.LinkHeaderRequisites on the archived bodies,
-// decoded as a fetch decodes them) and followed through the archived stylesheets and
-// frames up to the crawl's hop limit. Each is then archived (a response or revisit
+// decoded as a fetch decodes them, with the page's host's icon, extract.HostIcon,
+// when icons are fetched) and followed through the archived stylesheets and frames
+// up to the crawl's hop limit. Each is then archived (a response or revisit
 // record for its URL), blocked by robots.txt, failed (an error status, or given up
 // on), skipped for another recorded reason (a limit, a policy), excluded (a kind the
 // crawl does not fetch), or missing: none of these.
