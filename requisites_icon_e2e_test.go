@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/politecrawl/crawl/capture"
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 )
@@ -109,6 +110,25 @@ func TestCrawlHostIcon(t *testing.T) {
 			}
 			if len(blocked) != wantBlocked || wantBlocked == 1 && blocked[0] != "robots icon" {
 				t.Errorf("skipped.jsonl lines of http://blocked.test/favicon.ico: %q, want %d \"robots icon\"", blocked, wantBlocked)
+			}
+
+			// crawl qa, from the WARC files and skipped.jsonl alone, counts the icon
+			// of each of the 9 pages as the crawl did: archived, failed (404) or
+			// blocked, by host. A links-only crawl (requisites off) names no kinds
+			// in its warcinfo: every requisite is missing there, the icon as others.
+			if tt.name == "requisites off" {
+				return
+			}
+			rep, err := capture.ReadDir(dir, capture.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := capture.Counts{}
+			if tt.name == "default" {
+				want = capture.Counts{Found: 9, Archived: 3, Failed: 3, Blocked: 3}
+			}
+			if rep.Pages != 9 || rep.Totals != want {
+				t.Errorf("crawl qa: %d pages, totals %+v; want 9 and %+v", rep.Pages, rep.Totals, want)
 			}
 		})
 	}
