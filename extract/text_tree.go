@@ -18,6 +18,7 @@ type textTree struct {
 	info  []textInfo           // by index in nodes
 	at    map[*html.Node]int32 // index in nodes; a node absent is hidden or never text
 	body  int32                // index of <body>, or of the root when there is none
+	names map[string]textNames // textNamesOf of the class and id values read (boilerplate)
 }
 
 // textInfo is what textTree knows of one node.
@@ -155,7 +156,7 @@ func (t *textTree) markBoilerplate() {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		switch textBoilerplate(n) {
+		switch t.boilerplate(n) {
 		case textContent:
 			continue
 		case textMaybe:
@@ -378,46 +379,101 @@ func textBoilerplate(n *html.Node) textKind {
 			return textSure
 		}
 	}
-	names := strings.ToLower(htmlAttr(n, "class") + " " + htmlAttr(n, "id"))
-	if strings.TrimSpace(names) == "" {
-		return textContent
+	return textNamesOf(htmlAttr(n, "class")).or(textNamesOf(htmlAttr(n, "id"))).kind()
+}
+
+// boilerplate is textBoilerplate with the words of each class and id value read once
+// for the tree: a page repeats a few class names over most of its nodes ("item",
+// "col-md-4"), and reading them again for each node cost a tenth of the main text's CPU.
+func (t *textTree) boilerplate(n *html.Node) textKind {
+	switch n.DataAtom {
+	case atom.Nav, atom.Footer, atom.Header, atom.Noscript, atom.Aside, atom.Form:
+		return textBoilerplate(n)
 	}
+	if htmlAttr(n, "role") != "" {
+		return textBoilerplate(n)
+	}
+	return t.namesOf(htmlAttr(n, "class")).or(t.namesOf(htmlAttr(n, "id"))).kind()
+}
+
+// namesOf is textNamesOf, kept in t.names.
+func (t *textTree) namesOf(v string) textNames {
+	if v == "" {
+		return 0
+	}
+	f, ok := t.names[v]
+	if !ok {
+		if t.names == nil {
+			t.names = make(map[string]textNames)
+		}
+		f = textNamesOf(v)
+		t.names[v] = f
+	}
+	return f
+}
+
+// textNames is what the words of a class or id value say of a block.
+type textNames uint8
+
+const (
+	namesSure    textNames = 1 << iota // a textSureNames or textSurePrefixes word
+	namesMaybe                         // a textMaybeNames word
+	namesContent                       // a textContentWords word
+	namesWeak                          // a textWeakWords or textWeakPrefixes word
+)
+
+func (f textNames) or(g textNames) textNames { return f | g }
+
+// kind gives the verdict of the words of a block's class and id values together: a sure
+// word wins, then a maybe word, then a word of the content over a weak word.
+func (f textNames) kind() textKind {
+	switch {
+	case f&namesSure != 0:
+		return textSure
+	case f&namesMaybe != 0:
+		return textMaybe
+	case f&namesContent != 0:
+		return textContent
+	case f&namesWeak != 0:
+		return textMaybe
+	}
+	return textContent
+}
+
+// textNamesOf reads one class or id value (none of the names looked for holds a space,
+// so the values can be read apart).
+func textNamesOf(v string) textNames {
+	names := strings.ToLower(v)
+	var f textNames
 	for _, s := range textSureNames {
 		if strings.Contains(names, s) {
-			return textSure
-		}
-	}
-	words := strings.FieldsFunc(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for _, w := range words {
-		for _, p := range textSurePrefixes {
-			if strings.HasPrefix(w, p) {
-				return textSure
-			}
+			f |= namesSure
 		}
 	}
 	for _, s := range textMaybeNames {
 		if strings.Contains(names, s) {
-			return textMaybe
+			f |= namesMaybe
 		}
 	}
-	weak := false
-	for _, w := range words {
+	for _, w := range strings.FieldsFunc(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, p := range textSurePrefixes {
+			if strings.HasPrefix(w, p) {
+				f |= namesSure
+			}
+		}
 		if textWeakWords[w] {
-			weak = true
+			f |= namesWeak
 		}
 		for _, p := range textWeakPrefixes {
 			if strings.HasPrefix(w, p) {
-				weak = true
+				f |= namesWeak
 			}
 		}
 		if textContentWords[w] {
-			return textContent
+			f |= namesContent
 		}
 	}
-	if weak {
-		return textMaybe
-	}
-	return textContent
+	return f
 }
 
 // textIsNote reports whether an <aside> or complementary block is a note of the text
