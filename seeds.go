@@ -22,8 +22,13 @@ import (
 // Stage (one commit of it: frontier's stageChunk), with one commit of seeds.db after
 // it. Memory holds one batch (the lines, their canonical forms, their entries); a kill
 // loses at most one batch's reading, which the next run reads again (the frontier's
-// fold drops the seeds queued already).
-var seedBatch = 1 << 14 // a variable for tests
+// fold drops the seeds queued already). 4,096 rather than 16,384: a batch is held
+// several times over while it is staged (the lines, the entries, the frontier's
+// prepared links and its copy of them for the record, some 1 KiB a seed), beside
+// the fold's index, and the collector's headroom doubles it: 10 million seeds over
+// 100,000 hosts peaked at 290 MiB with 16,384, 276 MiB with 4,096 (BENCHMARKS.md,
+// "seeds file batches of 4,096").
+var seedBatch = 1 << 12 // a variable for tests
 
 // seedKeysInMemory is the most scope keys of seeds files the scope holds in memory;
 // the rest it looks up in seeds.db. A key costs about 85 bytes in a Go map (10.4 MiB
