@@ -2,10 +2,7 @@ package crawl_test
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,65 +82,5 @@ func TestRobotsMarkAfterConnect(t *testing.T) {
 	}
 	if strings.Contains(string(data), `"pending"`) {
 		t.Errorf("robots.txt record after a stop during the TLS handshake: %s; want no fetch marked in progress", data)
-	}
-}
-
-// TestRobotsFetchFinishesOnStop: a graceful stop (Ctrl-C) that comes while a robots.txt
-// request is already with the server lets it finish, as it lets the fetches of pages in
-// flight finish: the answer is stored and no fetch stays marked in progress, so the
-// next run does not hold the host back for max_delay (60 s). The fetch was cancelled
-// with the leases and left its mark: after every Ctrl-C, each host whose robots.txt was
-// on the wire waited a minute at the next start.
-func TestRobotsFetchFinishesOnStop(t *testing.T) {
-	asked := make(chan struct{})
-	stopped := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		close(asked)
-		<-stopped // answer only once the crawl has been told to stop
-		io.WriteString(w, "User-agent: *\nCrawl-delay: 2\n")
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	cfg := farmConfig([]string{"http://slow.test/"}, map[string]string{"slow.test:80": srv.Listener.Addr().String()}, dir)
-	cfg.Workers = 1
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ended := make(chan error, 1)
-	go func() { ended <- c.Run(ctx) }()
-	select {
-	case <-asked:
-	case err := <-ended:
-		t.Fatalf("the crawl ended before its robots.txt request reached the server: %v", err)
-	case <-time.After(crawlWait):
-		t.Fatal("no robots.txt request reached the server")
-	}
-	cancel()
-	close(stopped)
-	select {
-	case <-ended:
-	case <-time.After(crawlWait):
-		t.Fatal("the stopped crawl did not end")
-	}
-
-	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	data, err := f.LoadRobots("http://slow.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(data); strings.Contains(got, `"pending"`) || !strings.Contains(got, `"good":{"status":200`) {
-		t.Errorf("robots.txt record after a stop with its request at the server: %s; want the answer stored and no fetch marked in progress", data)
 	}
 }

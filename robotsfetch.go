@@ -188,7 +188,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 	fctx, began := ctx, (*robotsBegin)(nil)
 	if first {
 		fctx, began = beginOnConnect(ctx)
-		defer began.end()
+		defer began.cancel(nil)
 	}
 	resp, ferr := c.client.Fetch(fctx, robotsRequest(target))
 	if err := began.err(); err != nil {
@@ -199,7 +199,7 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 	if resp != nil {
 		ex := exchange(resp, "robots")
 		ex.Metadata = &storage.Metadata{TargetURI: resp.FinalURL, Timing: timing(resp, wait)}
-		if _, err := c.warc.WriteExchange(fctx, ex); err != nil {
+		if _, err := c.warc.WriteExchange(ctx, ex); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
 		}
 		c.counters.bytes.Add(int64(len(resp.RawBody)))
@@ -212,39 +212,22 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 // host's turn, nor before the dial and the TLS handshake. A process killed before then
 // sent no request, and its next run need not hold the host back (robotsInterrupted).
 // The mark is durable before the first byte of the request goes out.
-//
-// Once marked, the fetch no longer ends with ctx (a graceful stop ends the leases):
-// like a page's fetch in flight it finishes, within fetch.timeout, and its answer is
-// stored, rather than leaving a mark that holds the host back for max_delay at the
-// next start. Before that, a stop abandons it.
 type robotsBegin struct {
 	cancel context.CancelCauseFunc
-	stop   func() bool // unregisters the cancellation of an unmarked fetch with ctx
 	mu     sync.Mutex
-	sent   bool  // the mark was asked for: the request is about to go out
 	failed error // the mark could not be stored: the request was abandoned
 }
 
-// beginOnConnect returns the context of the fetch, with the httptrace hook that marks
-// it, and its robotsBegin. The context ends with ctx until the mark is asked for.
+// beginOnConnect returns ctx with the httptrace hook that marks the fetch, and its
+// robotsBegin.
 func beginOnConnect(ctx context.Context) (context.Context, *robotsBegin) {
 	b := new(robotsBegin)
-	fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	fctx, cancel := context.WithCancelCause(ctx)
 	b.cancel = cancel
-	b.stop = context.AfterFunc(ctx, func() {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		if !b.sent {
-			cancel(context.Cause(ctx))
-		}
-	})
 	var once sync.Once
 	fctx = httptrace.WithClientTrace(fctx, &httptrace.ClientTrace{
 		GotConn: func(httptrace.GotConnInfo) {
 			once.Do(func() {
-				b.mu.Lock()
-				b.sent = true
-				b.mu.Unlock()
 				if err := robots.Begin(ctx); err != nil {
 					b.mu.Lock()
 					b.failed = err
@@ -255,15 +238,6 @@ func beginOnConnect(ctx context.Context) (context.Context, *robotsBegin) {
 		},
 	})
 	return fctx, b
-}
-
-// end releases the fetch's context; nil for a nil b.
-func (b *robotsBegin) end() {
-	if b == nil {
-		return
-	}
-	b.stop()
-	b.cancel(nil)
 }
 
 // err is the error of a mark that could not be stored; nil for a nil b.
