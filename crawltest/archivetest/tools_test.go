@@ -22,6 +22,7 @@ import (
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
+	"github.com/politecrawl/crawl/crawltest/cdp"
 	"github.com/politecrawl/crawl/storage"
 )
 
@@ -424,13 +425,13 @@ func openReplay(ctx context.Context, t *testing.T, b *browser, base, target, ts,
 	var got replayedDOM
 	var frames []string
 	for {
-		var tree struct{ FrameTree frameTree }
+		var tree struct{ FrameTree cdp.FrameTree }
 		if err := b.call(ctx, s, "Page.getFrameTree", nil, &tree); err != nil {
 			t.Fatal(err)
 		}
 		frames = frames[:0]
 		var frameURL string
-		id := tree.FrameTree.find(func(u string) bool {
+		id := tree.FrameTree.Find(func(u string) bool {
 			frames = append(frames, u)
 			if strings.Contains(u, "mp_/"+target) {
 				frameURL = u
@@ -453,26 +454,6 @@ func openReplay(ctx context.Context, t *testing.T, b *browser, base, target, ts,
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
-}
-
-type frameTree struct {
-	Frame struct {
-		ID  string `json:"id"`
-		URL string `json:"url"`
-	} `json:"frame"`
-	ChildFrames []frameTree `json:"childFrames"`
-}
-
-func (f *frameTree) find(match func(string) bool) string {
-	if match(f.Frame.URL) {
-		return f.Frame.ID
-	}
-	for i := range f.ChildFrames {
-		if id := f.ChildFrames[i].find(match); id != "" {
-			return id
-		}
-	}
-	return ""
 }
 
 type replayedDOM struct {

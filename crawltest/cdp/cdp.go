@@ -209,3 +209,25 @@ func (b *Browser) CloseTab(ctx context.Context, target, session string) error {
 	b.OnEvent(session, nil)
 	return b.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
 }
+
+// FrameTree is the result of Page.getFrameTree: a frame and the frames inside it.
+type FrameTree struct {
+	Frame struct {
+		ID  string `json:"id"`
+		URL string `json:"url"`
+	} `json:"frame"`
+	ChildFrames []FrameTree `json:"childFrames"`
+}
+
+// Find returns the ID of the first frame, depth first, whose URL match accepts, or "".
+func (f *FrameTree) Find(match func(string) bool) string {
+	if match(f.Frame.URL) {
+		return f.Frame.ID
+	}
+	for i := range f.ChildFrames {
+		if id := f.ChildFrames[i].Find(match); id != "" {
+			return id
+		}
+	}
+	return ""
+}

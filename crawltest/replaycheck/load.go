@@ -192,7 +192,7 @@ func (t *tab) navigate(ctx context.Context, u string) error {
 // frame's DOM.
 func (t *tab) evaluate(ctx context.Context, frame, expr string, v any) error {
 	if frame == "" {
-		var tree struct{ FrameTree frameTree }
+		var tree struct{ FrameTree cdp.FrameTree }
 		if err := t.b.Call(ctx, t.session, "Page.getFrameTree", nil, &tree); err != nil {
 			return err
 		}
@@ -244,12 +244,12 @@ func (t *tab) waitLoaded(ctx context.Context, find func(string) bool, quiet time
 	var frames []string
 	var evalErr error
 	for {
-		var tree struct{ FrameTree frameTree }
+		var tree struct{ FrameTree cdp.FrameTree }
 		if err := t.b.Call(ctx, t.session, "Page.getFrameTree", nil, &tree); err != nil {
 			return "", st, err
 		}
 		frames = frames[:0]
-		if id := tree.FrameTree.find(func(u string) bool { frames = append(frames, u); return find(u) }); id != "" {
+		if id := tree.FrameTree.Find(func(u string) bool { frames = append(frames, u); return find(u) }); id != "" {
 			evalErr = t.evaluate(ctx, id, stateJS, &st)
 			if evalErr == nil && st.Ready == "complete" && t.net.quiet(quiet) {
 				return id, st, nil
@@ -271,24 +271,4 @@ func (t *tab) screenshot(ctx context.Context, x, y float64, width, height int) (
 		return nil, err
 	}
 	return base64.StdEncoding.DecodeString(res.Data)
-}
-
-type frameTree struct {
-	Frame struct {
-		ID  string `json:"id"`
-		URL string `json:"url"`
-	} `json:"frame"`
-	ChildFrames []frameTree `json:"childFrames"`
-}
-
-func (f *frameTree) find(match func(string) bool) string {
-	if match(f.Frame.URL) {
-		return f.Frame.ID
-	}
-	for i := range f.ChildFrames {
-		if id := f.ChildFrames[i].find(match); id != "" {
-			return id
-		}
-	}
-	return ""
 }
