@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,41 +30,12 @@ func TestCaptureReportAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer farm.Close()
-	var resolve strings.Builder
-	for k, v := range farm.Resolve() {
-		fmt.Fprintf(&resolve, "    %q: %q\n", k, v)
-	}
 	// cdn.test's logo is a seed of the farm: left out, it is a requisite alone.
 	seeds := slices.DeleteFunc(farm.Seeds(), func(s string) bool { return strings.Contains(s, "cdn.test") })
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	config := writeFile(t, "crawl.yaml", fmt.Sprintf("data_dir: %q\nworkers: 8\nseeds: %s\npoliteness:\n  min_delay: 20ms\n"+
-		"network:\n  allow_private: true\n  resolve:\n%s", data, mustJSON(seeds), resolve.String()))
-	args := []string{"-config", config, "-progress", "none"}
-
-	first := crawlProcess(t, args...)
-	var out1 strings.Builder
-	first.Stdout, first.Stderr = &out1, &out1
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- first.Wait() }()
-	total := 0
-	for _, s := range sites {
-		total += len(s.Pages)
-	}
-	for len(farm.Requests()) < total/3 {
-		select {
-		case err := <-exited:
-			t.Fatalf("crawl ended before the kill (%v); make the farm bigger\n%s", err, out1.String())
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	args := farmCrawlArgs(t, farm, data, seeds, 8, 20*time.Millisecond)
+	killAfterRequests(t, farm, pagesOf(sites)/3, args...)
 
 	code, stdout, errOut := run(t, "status", "-data", data)
 	killed := settled(t, stdout)

@@ -65,43 +65,9 @@ func TestKillAndResume(t *testing.T) {
 	defer farm.Close()
 
 	dir := t.TempDir()
-	var resolve strings.Builder
-	for k, v := range farm.Resolve() {
-		fmt.Fprintf(&resolve, "    %q: %q\n", k, v)
-	}
-	config := fmt.Sprintf("data_dir: %q\nworkers: %d\nseeds: %s\npoliteness:\n  min_delay: %s\n"+
-		"network:\n  allow_private: true\n  resolve:\n%s", filepath.Join(dir, "data"), workers,
-		mustJSON(farm.Seeds()), delay, resolve.String())
-	configPath := filepath.Join(dir, "crawl.yaml")
-	if err := os.WriteFile(configPath, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"-config", configPath, "-progress", "none"}
-
-	first := crawlProcess(t, args...)
-	var out1 strings.Builder
-	first.Stdout, first.Stderr = &out1, &out1
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- first.Wait() }()
-	// Kill once the farm has answered a good part of the crawl (no clock involved).
-	total := 0
-	for _, s := range sites {
-		total += len(s.Pages)
-	}
-	for len(farm.Requests()) < total/3 {
-		select {
-		case err := <-exited:
-			t.Fatalf("crawl ended before the kill (%v); make the farm bigger\n%s", err, out1.String())
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	args := farmCrawlArgs(t, farm, filepath.Join(dir, "data"), farm.Seeds(), workers, delay)
+	// Kill once the farm has answered a good part of the crawl.
+	killAfterRequests(t, farm, pagesOf(sites)/3, args...)
 	atKill := len(farm.Requests())
 
 	second := crawlProcess(t, args...)
@@ -145,6 +111,54 @@ func TestKillAndResume(t *testing.T) {
 		t.Errorf("crawl audit: %d violations, %d undecided in %d exchanges\n%s", len(rep.Violations), len(rep.Undecided), rep.Exchanges, out.String())
 	}
 	t.Logf("crawl audit: %d exchanges of the farm's %d requests\n%s", rep.Exchanges, r.Requests, out.String())
+}
+
+// farmCrawlArgs writes a configuration that crawls seeds of farm into dataDir with
+// workers and min_delay delay, and returns the crawl command's arguments for it.
+func farmCrawlArgs(t *testing.T, farm *crawltest.Farm, dataDir string, seeds []string, workers int, delay time.Duration) []string {
+	t.Helper()
+	var resolve strings.Builder
+	for k, v := range farm.Resolve() {
+		fmt.Fprintf(&resolve, "    %q: %q\n", k, v)
+	}
+	config := writeFile(t, "crawl.yaml", fmt.Sprintf("data_dir: %q\nworkers: %d\nseeds: %s\npoliteness:\n  min_delay: %s\n"+
+		"network:\n  allow_private: true\n  resolve:\n%s", dataDir, workers, mustJSON(seeds), delay, resolve.String()))
+	return []string{"-config", config, "-progress", "none"}
+}
+
+// killAfterRequests runs the crawl command with args and kills it with SIGKILL once
+// farm has answered n requests in all (polling the farm's record, no clock involved).
+// The test fails if the crawl ends before.
+func killAfterRequests(t *testing.T, farm *crawltest.Farm, n int, args ...string) {
+	t.Helper()
+	cmd := crawlProcess(t, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for len(farm.Requests()) < n {
+		select {
+		case err := <-exited:
+			t.Fatalf("crawl ended before its kill at %d requests (%v); make the farm bigger\n%s", n, err, out.String())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+}
+
+// pagesOf returns the number of pages of sites.
+func pagesOf(sites []crawltest.Site) int {
+	n := 0
+	for _, s := range sites {
+		n += len(s.Pages)
+	}
+	return n
 }
 
 func mustJSON(v any) string {

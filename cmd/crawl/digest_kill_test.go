@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,35 +36,9 @@ func TestKillStoresNoBodyTwice(t *testing.T) {
 	}
 	defer farm.Close()
 	dir := t.TempDir()
-	var resolve strings.Builder
-	for k, v := range farm.Resolve() {
-		fmt.Fprintf(&resolve, "    %q: %q\n", k, v)
-	}
-	config := fmt.Sprintf("data_dir: %q\nworkers: 1\nseeds: %s\npoliteness:\n  min_delay: 20ms\n"+
-		"network:\n  allow_private: true\n  resolve:\n%s", filepath.Join(dir, "data"), mustJSON(farm.Seeds()), resolve.String())
-	configPath := filepath.Join(dir, "crawl.yaml")
-	if err := os.WriteFile(configPath, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"-config", configPath, "-progress", "none"}
+	args := farmCrawlArgs(t, farm, filepath.Join(dir, "data"), farm.Seeds(), 1, 20*time.Millisecond)
 	for k := 1; k <= kills; k++ {
-		run := crawlProcess(t, args...)
-		var out strings.Builder
-		run.Stdout, run.Stderr = &out, &out
-		if err := run.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- run.Wait() }()
-		for len(farm.Requests()) < k*pages/(kills+1) {
-			select {
-			case err := <-exited:
-				t.Fatalf("run %d ended before its kill (%v)\n%s", k, err, out.String())
-			case <-time.After(2 * time.Millisecond): // polling the farm's record
-			}
-		}
-		run.Process.Signal(syscall.SIGKILL)
-		<-exited
+		killAfterRequests(t, farm, k*pages/(kills+1), args...)
 	}
 	last := crawlProcess(t, args...)
 	if out, err := last.CombinedOutput(); err != nil || !strings.Contains(string(out), "complete") {
