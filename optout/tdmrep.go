@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/politecrawl/crawl/robots"
 )
 
 // MaxTDMRepSize is the most of a tdmrep.json body ParseTDMRep reads, in bytes: as much as
@@ -71,7 +72,7 @@ type TDMRep struct {
 
 type tdmRule struct {
 	location string
-	pattern  pattern
+	pattern  robots.Pattern
 	tdm      TDM
 }
 
@@ -103,7 +104,7 @@ func ParseTDMRep(body []byte) (*TDMRep, error) {
 		if !ok {
 			continue
 		}
-		r := tdmRule{location: loc, pattern: newPattern(loc), tdm: TDM{Source: "tdmrep.json"}}
+		r := tdmRule{location: loc, pattern: robots.NewPattern(loc), tdm: TDM{Source: "tdmrep.json"}}
 		var n json.Number
 		dec := json.NewDecoder(bytes.NewReader(resv))
 		dec.UseNumber()
@@ -135,9 +136,8 @@ func (t *TDMRep) Match(rawURL string) (tdm TDM, location string, ok bool) {
 	if t == nil {
 		return TDM{}, "", false
 	}
-	path := requestPath(rawURL)
 	for i := range t.rules {
-		if t.rules[i].pattern.match(path) {
+		if t.rules[i].pattern.Match(rawURL) {
 			return t.rules[i].tdm, t.rules[i].location, true
 		}
 	}
@@ -168,25 +168,4 @@ func first(h map[string][]string, key string) string {
 		return v[0]
 	}
 	return ""
-}
-
-// requestPath returns the path and query of rawURL, "/" for an empty path.
-func requestPath(rawURL string) string {
-	if u, err := url.Parse(rawURL); err == nil && (u.Scheme != "" || u.Host != "") {
-		p := u.EscapedPath()
-		if p == "" {
-			p = "/"
-		}
-		if u.RawQuery != "" {
-			p += "?" + u.RawQuery
-		}
-		return p
-	}
-	if i := strings.IndexByte(rawURL, '#'); i >= 0 {
-		rawURL = rawURL[:i]
-	}
-	if rawURL == "" || rawURL[0] != '/' {
-		rawURL = "/" + rawURL
-	}
-	return rawURL
 }

@@ -297,3 +297,35 @@ func (r *rule) match(path string) bool {
 	}
 	return strings.Contains(path, s[last])
 }
+
+// Pattern is a path pattern in the syntax of robots.txt's allow and disallow rules
+// (RFC 9309 §2.2.2), compiled: a prefix of the path, "*" any run of characters, a final
+// "$" the end of the path. Other formats borrow the syntax (TDMRep's location);
+// Pattern matches them exactly as a rule is matched, percent-encoding normalised on
+// both sides. The zero Pattern, like one made from "", matches nothing (as an empty
+// Disallow).
+type Pattern struct {
+	r   rule
+	set bool
+}
+
+// NewPattern compiles p. A pattern not starting with "/" or "*" gets a leading "/".
+func NewPattern(p string) Pattern {
+	if p == "" {
+		return Pattern{}
+	}
+	return Pattern{r: newRule(false, p, 0), set: true}
+}
+
+// Match reports whether the pattern matches rawURL, an absolute URL or a path with an
+// optional query, read as Robots.Match reads it.
+func (p Pattern) Match(rawURL string) bool {
+	if !p.set {
+		return false
+	}
+	path := requestPath(rawURL)
+	if needsNormalize(path) {
+		path = string(appendNormalized(make([]byte, 0, len(path)+16), path))
+	}
+	return p.r.match(path)
+}
