@@ -3,6 +3,8 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -60,6 +62,9 @@ func (w *textWalker) write(n *html.Node) {
 		if w.headParent != nil && len(w.out.b) == w.head[1] {
 			w.headPruned = true // what followed the heading was boilerplate
 		}
+		// What is left out separates the words on either side of it: ZEIT's
+		// <span class="visually-hidden">: </span> between a kicker and a headline.
+		w.out.sep = true
 		return
 	}
 	md := w.out.md
@@ -153,10 +158,37 @@ func (w *textWalker) write(n *html.Node) {
 	}
 }
 
+// children writes the children of n. Two elements side by side with nothing between
+// them and different classes are two words, as the style sheets that give them classes
+// show them: a kicker and a headline (<span class="kicker">Klimaschutz</span><span
+// class="title">Bohren...), a label and its value. Not one element of one letter (a
+// drop cap), nor the pieces of a word an editor left in spans of one class ("<span
+// class="s5">Ch</span><span class="s5">â</span>"), nor <em>b</em><em>y.
 func (w *textWalker) children(n *html.Node) {
+	var prev *html.Node // the element just before c, nil after text
 	for c := n.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
+		switch c.Type {
+		case html.ElementNode:
+			if prev != nil && w.twoWords(prev, c) {
+				w.out.sep = true
+			}
+			prev = c
+		case html.TextNode:
+			prev = nil
+		}
 		w.write(c)
 	}
+}
+
+// twoWords reports whether the elements a and b, side by side, hold two words.
+func (w *textWalker) twoWords(a, b *html.Node) bool {
+	ca, cb := htmlAttr(a, "class"), htmlAttr(b, "class")
+	if ca == cb {
+		return false
+	}
+	i, ok := w.t.at[a]
+	j, ok2 := w.t.at[b]
+	return ok && ok2 && w.t.info[i].text > 1 && w.t.info[j].text > 1
 }
 
 // block ends the line, with a blank line in Markdown when para is 2; in a table cell
@@ -376,6 +408,9 @@ type textOut struct {
 	space  bool   // white space seen since the last character written
 	full   bool   // max reached: further writes are dropped
 	hold   bool   // a marker was written: no break before the next text
+	// sep is a boundary between words that the source has no white space for: a space
+	// goes there when a letter comes on both sides of it (textJoins).
+	sep bool
 }
 
 // brk asks for a line break (1) or a paragraph break (2) before what comes next,
@@ -421,13 +456,28 @@ func (o *textOut) text(s string) {
 // word writes s, which holds no white space, after a space when white space came
 // before it on the line.
 func (o *textOut) word(s string) {
-	if o.space && o.brks == 0 && len(o.b) > 0 {
-		if last := o.b[len(o.b)-1]; last != ' ' && last != '\n' && last != '\t' {
+	if o.brks == 0 && len(o.b) > 0 {
+		if last := o.b[len(o.b)-1]; o.space && last != ' ' && last != '\n' && last != '\t' {
 			o.put(" ")
+		} else if o.sep && !o.space {
+			r, _ := utf8.DecodeLastRune(o.b)
+			if next, _ := utf8.DecodeRuneInString(s); textJoins(r) && textJoins(next) {
+				o.put(" ")
+			}
 		}
 	}
 	o.space = false
 	o.put(s)
+}
+
+// textJoins reports whether a space may separate r from a neighbour: a letter of a
+// script written with spaces between words. A digit may not: a number and its unit in
+// two spans ("291</span><span>kcal") read as one.
+func textJoins(r rune) bool {
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	return !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
 // raw writes s as it is, but for the line breaks it holds, after which the Markdown
@@ -464,7 +514,7 @@ func (o *textOut) put(s string) {
 		o.b = append(o.b, sep...)
 		o.b = append(o.b, o.prefix...)
 	}
-	o.brks, o.hold = 0, false
+	o.brks, o.hold, o.sep = 0, false, false
 	if len(o.b)+len(s) > o.max {
 		s = htmlCut(s, o.max-len(o.b))
 		o.full = true

@@ -1,6 +1,7 @@
 package texteval
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // Page is one page of a set: its HTML, its URL and what it is scored against.
@@ -120,4 +123,45 @@ func LoadReference(path string) (map[string]string, error) {
 		texts[filepath.Base(r.File)] = r.Text
 	}
 	return texts, nil
+}
+
+// LoadReadability reads Readability.js's test pages (a checkout's test/test-pages):
+// each directory's source.html, scored against the text of its expected.html (every
+// text node, joined by spaces), which is Readability.js's own output for the page.
+func LoadReadability(dir string) ([]Page, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, e.Name(), "source.html"))
+		if err != nil {
+			return nil, err
+		}
+		exp, err := os.ReadFile(filepath.Join(dir, e.Name(), "expected.html"))
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, Page{Name: e.Name(), URL: "http://fakehost/test/page.html", HTML: src, Truth: htmlText(exp)})
+	}
+	return pages, nil
+}
+
+// htmlText returns every text node of an HTML document, unescaped, joined by spaces.
+func htmlText(b []byte) string {
+	var sb strings.Builder
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return sb.String()
+		case html.TextToken:
+			sb.Write(z.Text())
+			sb.WriteByte(' ')
+		}
+	}
 }

@@ -113,3 +113,30 @@ func TestBenchmarkSet(t *testing.T) {
 		t.Logf("reference on the same pages: F1 %.3f precision %.3f recall %.3f", r.F1, r.Precision, r.Recall)
 	}
 }
+
+// TestReadabilitySet scores our text against Readability.js's expected output on its
+// own test pages, in $POLITECRAWL_TEXTEVAL_RDB (a checkout's test/test-pages), with the
+// benchmark's shingle metric: a measure of agreement with Readability.js more than a
+// truth, which weighs boilerplate kept.
+func TestReadabilitySet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_RDB")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_RDB not set")
+	}
+	pages, err := LoadReadability(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []Counts
+	for _, p := range pages {
+		text := ours(t, p)
+		dump(t, p.Name, text)
+		c := Shingles(p.Truth, text)
+		counts = append(counts, c)
+		if testing.Verbose() && c.TP < 0.95 {
+			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
+		}
+	}
+	s := Mean(counts)
+	t.Logf("readability test pages: %d pages, F1 %.3f precision %.3f recall %.3f", s.Pages, s.F1, s.Precision, s.Recall)
+}

@@ -1,0 +1,78 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// textPara is a paragraph of prose long enough to score, numbered so that each is
+// found apart.
+func textPara(n int) string {
+	return "<p>Paragraph " + string(rune('A'+n)) + " of the article, long enough to be prose, with commas, clauses, and a full stop at its end.</p>\n"
+}
+
+// textArticle is n paragraphs of prose.
+func textArticle(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(textPara(i))
+	}
+	return b.String()
+}
+
+// TestTextShapes checks the main text of page shapes taken from real sites: what it
+// must hold (with, each a substring) and what it must not (without).
+func TestTextShapes(t *testing.T) {
+	tests := []struct {
+		name    string
+		html    string
+		with    []string
+		without []string
+	}{{
+		// zeit.de (an article for subscribers, its text cut short): the kicker and the
+		// headline are spans of the <h1> with a screen-reader-only ": " between them
+		// and no white space.
+		name: "zeit kicker and headline",
+		html: `<main class="main main--article" id="main"><article class="article article--padded article--article" id="js-article">
+<header class="article-header" data-ct-area="articleheader">
+<div class="article__item article__item--has-badge article__item--wide">
+<h1 class="article-heading">
+<span class="article-heading__kicker">Klimaschutz</span><span class="visually-hidden">: </span><span class="article-heading__title">Bohren, bis es heiß wird</span>
+</h1></div>
+<div class="article__item"><div class="article__intro"><div class="summary">Weltweit finanzieren Banken und Investoren Unternehmungen, die dem Klima schaden.</div></div></div>
+</header>
+<div class="article-body article-body--article"><div class="article-page">` + textArticle(1) + `</div></div></article></main>`,
+		with:    []string{"Klimaschutz Bohren, bis es heiß wird", "Paragraph A"},
+		without: []string{"KlimaschutzBohren"},
+	}, {
+		// A recipe card's labels and values, spans of different classes side by side.
+		name: "label and value spans",
+		html: `<article>` + textArticle(3) + `<p class="recipe-details"><span class="recipe-label">Course: </span><span class="recipe-value">Main</span><span class="recipe-label">Cuisine: </span><span class="recipe-value">Chinese</span></p></article>`,
+		with: []string{"Course: Main Cuisine: Chinese"},
+	}, {
+		// Pieces of one word in spans of one class, a drop cap, and <em>s that split a
+		// word stay one word.
+		name: "one word in spans",
+		html: `<article>` + textArticle(3) + `<p>The purchase of national treasures at the <span class="s5">Ch</span><span class="s5">â</span><span class="s5">teau de Versailles</span> went on for years and years, and more.</p>
+<h2><span class="dropcap">U</span><span>n terrain propice</span></h2><p>Luca Guadagnino’s film <em>Call Me</em> <em>b</em><em>y Your Name</em> adapts the novel of the same name.</p></article>`,
+		with: []string{"Château de Versailles", "Un terrain propice", "Call Me by Your Name"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page, err := HTML(htmlTestURL, nil, []byte("<!DOCTYPE html><html><head><title>t</title></head><body>"+tt.html+"</body></html>"), HTMLOptions{WithText: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.with {
+				if !strings.Contains(page.Text, s) {
+					t.Errorf("text lacks %q; text:\n%s", s, page.Text)
+				}
+			}
+			for _, s := range tt.without {
+				if strings.Contains(page.Text, s) {
+					t.Errorf("text holds %q; text:\n%s", s, page.Text)
+				}
+			}
+		})
+	}
+}
