@@ -17,6 +17,7 @@ import (
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/crawltest"
 	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/politeness"
 	"github.com/politecrawl/crawl/robots"
 )
 
@@ -237,8 +238,10 @@ func (f *cutFetcher) FetchRobots(ctx context.Context, robotsURL string) (*robots
 }
 
 // TestCrawlDelayAcrossKillDuringRobots: a run died after the host answered robots.txt
-// (with a Crawl-delay) and before the answer was stored. The next run must not come
-// back to the host sooner than that Crawl-delay, which it cannot know.
+// (with a Crawl-delay) and before the answer was stored. The next run cannot know that
+// Crawl-delay: its robots.txt retry waits the backoff after a connection error (here
+// backoff_base 1s, at least 750 ms with jitter, above the lost 500 ms), and its pages
+// the Crawl-delay of the answer it fetches again.
 func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
 	const crawlDelay = 500 * time.Millisecond
 	farm := startFarm(t, []crawltest.Site{{
@@ -250,7 +253,8 @@ func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Politeness.MinDelay = config.Duration(10 * time.Millisecond)
-	cfg.Politeness.MaxDelay = config.Duration(crawlDelay + 100*time.Millisecond)
+	cfg.Politeness.BackoffBase = config.Duration(time.Second)
+	cfg.Politeness.BackoffMax = config.Duration(time.Second) // at least backoff_base
 
 	// The state the kill leaves: the seed queued, robots.txt fetched (the farm saw
 	// it), its rules not in frontier.db.
@@ -281,9 +285,11 @@ func TestCrawlDelayAcrossKillDuringRobots(t *testing.T) {
 	}
 }
 
-// TestInterruptedRobotsDoesNotHoldWorker: the host whose robots.txt fetch a kill cut
-// waits max_delay, but its lease goes back to the frontier meanwhile: the only worker
-// crawls another host in that time.
+// TestInterruptedRobotsDoesNotHoldWorker: the host whose robots.txt request a kill cut
+// is spaced as after a connection error, the backoff (backoff_base 3s: at least 2.25 s
+// with jitter) from the next run's start and not max_delay (60 s), and its lease goes
+// back to the frontier meanwhile: the only worker crawls another host in that time.
+// Before, the host waited max_delay.
 func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
 	farm := startFarm(t, []crawltest.Site{
 		{Host: "cut.test", Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /private/\n"},
@@ -295,7 +301,10 @@ func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
 	cfg := testConfig(farm, dir)
 	cfg.Workers = 1
 	cfg.Politeness.MinDelay = config.Duration(10 * time.Millisecond)
-	cfg.Politeness.MaxDelay = config.Duration(2 * time.Second)
+	const backoff, jitter = 3 * time.Second, politeness.DefaultJitter
+	cfg.Politeness.BackoffBase = config.Duration(backoff)
+	cfg.Politeness.BackoffMax = config.Duration(backoff) // at least backoff_base
+	maxDelay := time.Duration(cfg.Politeness.MaxDelay)
 
 	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
 	if err != nil {
@@ -311,6 +320,7 @@ func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
 	}
 	cut := farm.Requests()[0]
 
+	start := time.Now()
 	runCrawl(t, cfg)
 	var cutAgain time.Time
 	var otherLast time.Time
@@ -324,8 +334,12 @@ func TestInterruptedRobotsDoesNotHoldWorker(t *testing.T) {
 			otherLast = r.Start
 		}
 	}
-	if gap := cutAgain.Sub(cut.Start); gap < 2*time.Second {
-		t.Errorf("cut.test contacted again %v after the cut fetch, want at least max_delay (2s)", gap)
+	least := backoff - time.Duration(float64(backoff)*jitter)
+	if wait := cutAgain.Sub(start); wait < least {
+		t.Errorf("cut.test contacted again %v after the next run began, want at least the backoff's least %v", wait, least)
+	}
+	if gap := cutAgain.Sub(cut.Start); gap >= maxDelay {
+		t.Errorf("cut.test contacted again %v after the cut fetch, want the backoff (%v), not max_delay (%v)", gap, backoff, maxDelay)
 	}
 	if !otherLast.Before(cutAgain) {
 		t.Errorf("other.test was crawled after cut.test's wait (last request at %v, cut.test at %v): the worker waited", otherLast, cutAgain)

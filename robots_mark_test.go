@@ -2,15 +2,23 @@ package crawl_test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/politecrawl/crawl"
 	"github.com/politecrawl/crawl/config"
 	"github.com/politecrawl/crawl/frontier"
+	"github.com/politecrawl/crawl/politeness"
 )
 
 // TestRobotsMarkAfterConnect: a crawl stopped while its robots.txt fetch is still
@@ -82,5 +90,95 @@ func TestRobotsMarkAfterConnect(t *testing.T) {
 	}
 	if strings.Contains(string(data), `"pending"`) {
 		t.Errorf("robots.txt record after a stop during the TLS handshake: %s; want no fetch marked in progress", data)
+	}
+}
+
+// TestRobotsRetryAfterKill kills a crawl process (SIGKILL) while its robots.txt request
+// is on the wire, the server holding its answer. The next run's robots.txt retry to
+// the host waits what a connection error makes it wait, the backoff (backoff_base 1s,
+// at least 750 ms with jitter) from the run's start, and not max_delay (60 s): from the
+// server's side the kill was a connection cut. Before, the host waited max_delay.
+func TestRobotsRetryAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a crawl process and kills it")
+	}
+	var mu sync.Mutex
+	var robotsAt []time.Time // arrivals of /robots.txt, as the server saw them
+	arrived := make(chan struct{}, 1)
+	quit := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			w.Write([]byte("<p>a page</p>"))
+			return
+		}
+		mu.Lock()
+		robotsAt = append(robotsAt, time.Now())
+		first := len(robotsAt) == 1
+		mu.Unlock()
+		if first {
+			arrived <- struct{}{}
+			select { // the first answer never comes: the client dies first
+			case <-r.Context().Done():
+			case <-quit:
+			}
+			return
+		}
+		w.Write([]byte("User-agent: *\nAllow: /\n"))
+	}))
+	defer srv.Close()
+	defer close(quit)
+
+	dir := t.TempDir()
+	resolve := map[string]string{"cut.test:80": srv.Listener.Addr().String()}
+	job := recrawlJob{Seeds: []string{"http://cut.test/"}, Resolve: resolve, DataDir: dir}
+	arg, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRecrawlChild$")
+	cmd.Env = append(os.Environ(), recrawlChildEnv+"="+string(arg))
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-arrived:
+	case err := <-exited:
+		t.Fatalf("the crawl process ended before its robots.txt request arrived: %v\n%s", err, out.String())
+	case <-time.After(crawlWait):
+		cmd.Process.Kill()
+		t.Fatalf("no robots.txt request arrived\n%s", out.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+
+	cfg := farmConfig(job.Seeds, resolve, dir)
+	const backoff = time.Second
+	cfg.Politeness.BackoffBase = config.Duration(backoff)
+	cfg.Politeness.BackoffMax = config.Duration(backoff) // at least backoff_base
+	maxDelay := time.Duration(cfg.Politeness.MaxDelay)
+	start := time.Now()
+	if sum := runCrawl(t, cfg); !sum.Complete || sum.Pages != 1 {
+		t.Fatalf("the run after the kill: complete %v, %d pages; want complete, 1 page", sum.Complete, sum.Pages)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(robotsAt) != 2 {
+		t.Fatalf("robots.txt requested %d times, want 2 (the cut one and its retry)", len(robotsAt))
+	}
+	least := backoff - time.Duration(float64(backoff)*politeness.DefaultJitter)
+	if wait := robotsAt[1].Sub(start); wait < least {
+		t.Errorf("robots.txt retried %v after the run began, want at least the backoff's least %v", wait, least)
+	}
+	if gap := robotsAt[1].Sub(robotsAt[0]); gap >= maxDelay {
+		t.Errorf("robots.txt retried %v after the cut request, want the backoff (%v), not max_delay (%v)", gap, backoff, maxDelay)
+	}
+	if cuts := cutLines(t, filepath.Join(dir, "crawl.log")); len(cuts) != 1 {
+		t.Errorf("crawl.log says %d times that a robots.txt fetch was cut, want once", len(cuts))
 	}
 }

@@ -18,36 +18,43 @@ import (
 	"github.com/politecrawl/crawl/robots"
 )
 
-// heldUntil returns the "until" of every "robots.txt fetch cut by the last stop" line
-// of crawl.log, in order.
-func heldUntil(t *testing.T, logPath string) []time.Time {
+// cutLine is a "robots.txt fetch cut by the last stop" line of crawl.log.
+type cutLine struct {
+	Until       time.Time `json:"until"`        // when the host may be contacted again
+	CountedFrom time.Time `json:"counted_from"` // the latest the cut request can have ended
+}
+
+// cutLines returns the "robots.txt fetch cut by the last stop" lines of crawl.log, in
+// order.
+func cutLines(t *testing.T, logPath string) []cutLine {
 	t.Helper()
 	f, err := os.Open(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []time.Time
+	var out []cutLine
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var line struct {
-			Msg   string    `json:"msg"`
-			Until time.Time `json:"until"`
+			Msg string `json:"msg"`
+			cutLine
 		}
 		if json.Unmarshal(sc.Bytes(), &line) == nil && strings.HasPrefix(line.Msg, "robots.txt fetch cut by the last stop") {
-			out = append(out, line.Until)
+			out = append(out, line.cutLine)
 		}
 	}
 	return out
 }
 
-// TestRestartDuringRobotsHold: a run killed while its robots.txt request was out holds
-// the host back max_delay at the next start. A run stopped during that hold, before
-// its own request went out, must not hold the host again from its own start at the
-// run after: it sent nothing, and the answer it waited for had ended before it began.
-// (The mark was set while a fetch waited for its host's turn, so every restart less
-// than max_delay apart kept the host from ever being crawled.)
+// TestRestartDuringRobotsHold: a run killed while its robots.txt request was out makes
+// the next run wait the backoff after a connection error before it asks the host
+// again. A run stopped during that wait, before its own request went out, must not
+// make the run after it wait again from its own start: it sent nothing, and the answer
+// it waited for had ended before it began. (The mark was set while a fetch waited for
+// its host's turn, so every restart less than the wait apart kept the host from ever
+// being crawled.)
 func TestRestartDuringRobotsHold(t *testing.T) {
 	farm := startFarm(t, []crawltest.Site{{
 		Host:   "held.test",
@@ -58,7 +65,9 @@ func TestRestartDuringRobotsHold(t *testing.T) {
 	cfg := testConfig(farm, dir)
 	cfg.Workers = 1
 	cfg.Politeness.MinDelay = config.Duration(10 * time.Millisecond)
-	cfg.Politeness.MaxDelay = config.Duration(3 * time.Second)
+	const backoff = 5 * time.Second // at least 3.75 s with jitter: run 2 is stopped within it
+	cfg.Politeness.BackoffBase = config.Duration(backoff)
+	cfg.Politeness.BackoffMax = config.Duration(backoff) // at least backoff_base
 
 	// Run 1, killed with its robots.txt request out.
 	f, err := frontier.Open(filepath.Join(dir, "frontier.db"), frontier.Options{NoSync: true})
@@ -77,7 +86,7 @@ func TestRestartDuringRobotsHold(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Run 2, stopped while the host is held back.
+	// Run 2, stopped while the host waits.
 	c, err := crawl.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -88,27 +97,30 @@ func TestRestartDuringRobotsHold(t *testing.T) {
 	go c.Run(ctx)
 	logPath := filepath.Join(dir, "crawl.log")
 	for deadline := time.Now().Add(crawlWait); ; time.Sleep(5 * time.Millisecond) { // polling for the log line
-		if _, err := os.Stat(logPath); err == nil && len(heldUntil(t, logPath)) == 1 {
+		if _, err := os.Stat(logPath); err == nil && len(cutLines(t, logPath)) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("run 2 did not hold the host back")
+			t.Fatal("run 2 did not make the host wait")
 		}
 	}
 	cancel()
 	<-c.Done()
 	if n := len(farm.Requests()); n != 1 {
-		t.Fatalf("run 2 sent %d requests during the hold, want none (1 in all)", n)
+		t.Fatalf("run 2 sent %d requests during the wait, want none (1 in all)", n)
 	}
 
-	// Run 3 holds the host until run 2's hold ends at the latest, not max_delay from
-	// its own start.
+	// Run 3 counts the wait from when run 2 saw the mark, not from its own start.
 	start3 := time.Now()
 	runCrawl(t, cfg)
-	held := heldUntil(t, logPath)
-	if len(held) > 1 && !held[1].Before(start3.Add(time.Duration(cfg.Politeness.MaxDelay))) {
-		t.Errorf("run 3 held the host until %v, max_delay after its own start %v: run 2's stop counted as a cut fetch",
-			held[1], start3)
+	cuts := cutLines(t, logPath)
+	if len(cuts) > 1 {
+		if from := cuts[1].CountedFrom; !from.Before(start3) {
+			t.Errorf("run 3 counted the wait from %v, after its own start %v: run 2's stop counted as a cut fetch", from, start3)
+		}
+		if until, from := cuts[1].Until, cuts[1].CountedFrom; until.After(from.Add(backoff)) {
+			t.Errorf("run 3 made the host wait until %v, more than the backoff (%v) after %v", until, backoff, from)
+		}
 	}
 	r := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: 10 * time.Millisecond,
 		Tolerance: time.Millisecond, MinCoverage: 1})

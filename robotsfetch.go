@@ -294,16 +294,17 @@ func (e *robotsNotYet) Until() time.Time { return e.until }
 const robotsMaxDefer = 5 * time.Minute
 
 // robotsInterrupted spaces the first request of this run to a host whose robots.txt
-// fetch began at `at` in an earlier run that died (or stopped) before storing the
-// result. The host may have answered, and asked in its lost rules for a Crawl-delay we
-// cannot know; so the spacing assumes the strictest one we honour by waiting,
-// politeness.max_delay, counted from the latest moment that answer can have ended: the
-// start of this run, or of the first run that saw the mark (`seen`: restarts do not
+// request went out at `at` in an earlier run that died (or stopped) before storing the
+// result. The server saw a connection cut, perhaps after it had answered: the host
+// waits what a connection error makes it wait in a live crawl (politeness.Scheduler.Cut:
+// the backoff of one failure, with jitter, at least min_delay and the Crawl-delay of
+// the host's earlier robots.txt, last, if one is stored), and the robots.txt is fetched
+// again then. The wait counts from the latest moment the cut request can have ended:
+// the start of this run, or of the first run that saw the mark (`seen`: restarts do not
 // hold the host back again), or the longest a robots.txt fetch can take after `at` if
-// that is earlier (a crawl resumed long after its kill does not wait). Persisting the rules in
-// the same commit as the WARC record is not possible (two files), and the last known
-// Crawl-delay does not exist for a first fetch, hence this rule.
-func (c *Crawler) robotsInterrupted(authority string, at, seen time.Time) {
+// that is earlier. The cut is not recorded as robots.txt unreachable, which is for a
+// server that fails to answer.
+func (c *Crawler) robotsInterrupted(authority string, at, seen time.Time, last *robots.Robots) {
 	longest := (RobotsMaxRedirects + 1) * (time.Duration(c.cfg.Fetch.Timeout) + robotsMaxDefer)
 	end := c.started
 	if e := at.Add(longest); e.Before(end) {
@@ -312,12 +313,16 @@ func (c *Crawler) robotsInterrupted(authority string, at, seen time.Time) {
 	if !seen.IsZero() && seen.Before(end) {
 		end = seen // an earlier run saw the mark: the answer had ended by then
 	}
-	maxDelay := c.politeness.Options().MaxDelay
-	ready := end.Add(maxDelay)
-	if !ready.After(c.now()) {
+	var delay time.Duration
+	if last != nil {
+		g := last.Group(c.agent)
+		delay = max(g.CrawlDelay, g.RequestRate.Interval())
+	}
+	wait := c.politeness.Cut(authority, end, delay)
+	if !wait.Until.After(c.now()) {
 		return
 	}
-	c.politeness.Restore(authority, ready)
-	c.log.Info("robots.txt fetch cut by the last stop: first request waits max_delay",
-		"host", authority, "fetch_began", at, "until", ready, "max_delay", maxDelay.String())
+	c.log.Info("robots.txt fetch cut by the last stop: retried after the connection-error backoff",
+		"host", authority, "fetch_began", at, "counted_from", end, "until", wait.Until,
+		"wait", wait.Delay().String(), "reason", wait.Reason.String())
 }

@@ -94,15 +94,18 @@ type CacheOptions struct {
 	Dropped func(authority string)
 	// Interrupted, when set, is called with an authority whose stored record shows a
 	// fetch of its robots.txt that began at the given time and whose result was never
-	// stored: the process died or stopped during it, perhaps after the host answered
-	// and asked, in rules now lost, for a longer Crawl-delay. The engine spaces its
-	// next request to the host as strictly as any rules could ask. It is called from
+	// stored: the process died or stopped during it, and the host saw the connection
+	// cut, perhaps after it had answered. The engine spaces its next request to the
+	// host as after a connection error (the fetch is not recorded as unreachable: the
+	// cut came from our side). It is called from
 	// the goroutine of Get, before robots.txt is fetched again, and must not call the
 	// Cache. With a Store, every fetch is marked in it before it begins (see
 	// MarkOnBegin).
 	// seen is when a Cache first read the mark, at the start of a later run: the
-	// answer, if any, had ended by then.
-	Interrupted func(authority string, at, seen time.Time)
+	// answer, if any, had ended by then. last holds the rules of the last successful
+	// fetch the Store keeps (a recrawl's earlier copy, whatever its age), nil if none:
+	// their Crawl-delay is the least the host asked for.
+	Interrupted func(authority string, at, seen time.Time, last *Robots)
 	// MarkOnBegin says the Fetcher calls Begin just before it sends the request, after
 	// any wait for the host's turn: the fetch is marked then (see Interrupted), so that
 	// a process that dies during that wait, before any byte reached the host, leaves no

@@ -3,6 +3,7 @@ package robots
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -10,19 +11,25 @@ import (
 // interruptions records the calls of CacheOptions.Interrupted.
 type interruptions struct{ calls []string }
 
-func (i *interruptions) hook(authority string, at, seen time.Time) {
-	i.calls = append(i.calls, authority+" "+at.UTC().Format(time.RFC3339))
+func (i *interruptions) hook(authority string, at, seen time.Time, last *Robots) {
+	call := authority + " " + at.UTC().Format(time.RFC3339)
+	if last != nil {
+		call += fmt.Sprintf(" last %d", last.Status())
+	}
+	i.calls = append(i.calls, call)
 }
 
 // TestCacheInterrupted: a fetch abandoned (or cut by a kill) after it began leaves a mark
-// in the Store, which the next Cache reports before fetching again, once.
+// in the Store, which the next Cache reports before fetching again, once, with the
+// rules of the earlier copy when there is one.
 func TestCacheInterrupted(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
+		last  string // the earlier copy as the hook reports it
 		store func() *memStore
 	}{
-		{"first fetch", newStore},
-		{"refetch of an expired copy", func() *memStore {
+		{"first fetch", "", newStore},
+		{"refetch of an expired copy", " last 200", func() *memStore {
 			s := newStore()
 			f := fetcher(reply{status: 200, body: body})
 			mustGet(t, NewCache(f, s, CacheOptions{Now: func() time.Time { return t0.Add(-48 * time.Hour) }}), host)
@@ -44,7 +51,7 @@ func TestCacheInterrupted(t *testing.T) {
 			f := fetcher(reply{status: 200, body: body})
 			c := NewCache(f, store, CacheOptions{Now: clk.Now, Interrupted: got.hook})
 			mustGet(t, c, host)
-			want := host + " " + t0.Format(time.RFC3339)
+			want := host + " " + t0.Format(time.RFC3339) + tc.last
 			if len(got.calls) != 1 || got.calls[0] != want {
 				t.Errorf("Interrupted calls: got %q, want [%q]", got.calls, want)
 			}
@@ -172,7 +179,7 @@ func TestCachePendingSeen(t *testing.T) {
 		t.Fatalf("Get cut during the fetch: got %v", err)
 	}
 	var seen []time.Time
-	hook := func(_ string, _, s time.Time) { seen = append(seen, s) }
+	hook := func(_ string, _, s time.Time, _ *Robots) { seen = append(seen, s) }
 	for i := 1; i <= 2; i++ {
 		clk.Set(t0.Add(time.Duration(i) * time.Minute))
 		f := &waitThenSend{waiting: make(chan struct{}, 1), sending: make(chan struct{}, 1), turn: make(chan struct{})}

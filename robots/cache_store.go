@@ -95,16 +95,13 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 		}
 		return nil, nil, nil
 	}
-	if !r.Pending.IsZero() && c.opts.Interrupted != nil {
-		if r.PendingSeen.IsZero() {
-			r.PendingSeen = c.opts.Now()
-			if data, err := json.Marshal(r); err == nil {
-				if err := c.store.SaveRobots(authority, data); err != nil {
-					return nil, nil, fmt.Errorf("robots: saving %s: %w", authority, err)
-				}
+	if !r.Pending.IsZero() && c.opts.Interrupted != nil && r.PendingSeen.IsZero() {
+		r.PendingSeen = c.opts.Now()
+		if data, err := json.Marshal(r); err == nil {
+			if err := c.store.SaveRobots(authority, data); err != nil {
+				return nil, nil, fmt.Errorf("robots: saving %s: %w", authority, err)
 			}
 		}
-		c.opts.Interrupted(authority, r.Pending, r.PendingSeen)
 	}
 	// Never trust a stored time further ahead than this Cache would have set it: the
 	// options or the clock may have changed since.
@@ -122,6 +119,13 @@ func (c *Cache) load(authority string) (*snapshot, *failure, error) {
 		if g.Status <= 299 && good.digest == "" {
 			good.digest = digest(g.Body)
 		}
+	}
+	if !r.Pending.IsZero() && c.opts.Interrupted != nil {
+		var last *Robots
+		if good != nil {
+			last = good.robots
+		}
+		c.opts.Interrupted(authority, r.Pending, r.PendingSeen, last)
 	}
 	var fail *failure
 	if f := r.Fail; f != nil {

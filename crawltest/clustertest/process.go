@@ -36,8 +36,7 @@ type Config struct {
 	Resolve  map[string]string // network.resolve: the farm's hosts
 	Workers  int
 	MinDelay time.Duration // politeness.min_delay; 0 means none
-	// MaxDelay is politeness.max_delay; 0 means 1s, which also bounds the wait after a
-	// robots.txt fetch cut by a kill.
+	// MaxDelay is politeness.max_delay; 0 means 1s.
 	MaxDelay   time.Duration
 	NATS       string // cluster.url
 	Name       string // cluster.name
@@ -51,6 +50,9 @@ type Config struct {
 	AckWait time.Duration
 	// Lease is cluster.lease; 0 leaves the default.
 	Lease time.Duration
+	// BackoffBase is politeness.backoff_base; 0 means 1s, which is also the wait of a
+	// host whose robots.txt fetch a kill cut (the backoff after a connection error).
+	BackoffBase time.Duration
 	// UserAgent is user_agent; "" leaves the default. Give each process its own to tell
 	// their requests apart on the farm.
 	UserAgent string
@@ -72,7 +74,11 @@ func (c Config) Write(path string) error {
 	if maxDelay == 0 {
 		maxDelay = time.Second
 	}
-	fmt.Fprintf(&b, "politeness:\n  min_delay: %s\n  max_delay: %s\n", minDelay, maxDelay)
+	backoff := c.BackoffBase
+	if backoff == 0 {
+		backoff = time.Second
+	}
+	fmt.Fprintf(&b, "politeness:\n  min_delay: %s\n  max_delay: %s\n  backoff_base: %s\n", minDelay, maxDelay, backoff)
 	b.WriteString("network:\n  allow_private: true\n  resolve:\n")
 	for k, v := range c.Resolve {
 		fmt.Fprintf(&b, "    %s: %s\n", q(k), q(v))

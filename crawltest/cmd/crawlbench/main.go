@@ -25,7 +25,7 @@
 //     requests (or -resume-kill-after from its start), then run again: extra fetches,
 //     the time from the restart to the first request the farm sees, and the second
 //     run's wall time, against a goal of 50 s (a host held back for max_delay, 60 s,
-//     after the kill misses it).
+//     after the kill would miss it).
 //   - hostile: two crawls in child processes, with min_delay 10ms: two sites of each
 //     kind of crawltest.HostileSites (gzip bombs of 64 MiB decoded, 10 MiB pages without
 //     Content-Length, one 10 MiB text run, deep nesting, tag soup) beside 50 ordinary

@@ -14,7 +14,8 @@ import (
 
 // resumeLimit is the resume scenario's goal for the second run's wall time: the full
 // crawl takes about 17 s on 2 cores, and a host the kill left held back for max_delay
-// (60 s) would take it past.
+// (60 s) would take it past; a host whose robots.txt request the kill cut waits the
+// backoff after a connection error (backoff_base, 5 s).
 const resumeLimit = 50 * time.Second
 
 // resume crawls the cpu farm in a child process, kills it with SIGKILL once it has
@@ -130,8 +131,8 @@ func (b *bench) resume(ctx context.Context, r *result) error {
 			sent++
 		}
 	}
-	r.add("hosts held max_delay", float64(len(held)),
-		fmt.Sprintf("%d (robots.txt cut by the kill; %d of their cut requests reached the farm)", len(held), sent))
+	r.add("hosts whose robots.txt the kill cut", float64(len(held)),
+		fmt.Sprintf("%d (waiting the connection-error backoff; %d of their cut requests reached the farm)", len(held), sent))
 	if firstAfter.IsZero() {
 		r.problem("no request after the restart")
 		return nil
@@ -145,9 +146,9 @@ func (b *bench) resume(ctx context.Context, r *result) error {
 	return nil
 }
 
-// heldHosts returns the hosts that the crawl whose log is at path held back for
-// max_delay at a restart, their robots.txt fetch cut by the kill before its answer was
-// stored (the engine logs "robots.txt fetch cut by the last stop").
+// heldHosts returns the hosts that the crawl whose log is at path held back at a
+// restart, their robots.txt fetch cut by the kill before its answer was stored (the
+// engine logs "robots.txt fetch cut by the last stop").
 func heldHosts(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
