@@ -151,8 +151,9 @@ type Frontier struct {
 	// each until they are queued (frontier.Options.FoldLinks). A batch takes in up to
 	// LinkBatch or FoldLinks links, whichever is more; beyond FoldLinks it sorts them
 	// in chunks of FoldLinks written to temporary files beside frontier.db (32 bytes
-	// a link, deleted at once) and merges those. 0: the frontier's default, 1,048,576
-	// (32 MiB); at most MaxFrontierBatch.
+	// a link, deleted at once) and merges those. 0: the frontier's default, a batch
+	// of up to 1,048,576 links (or LinkBatch) sorted 262,144 at a time (8 MiB); at
+	// most MaxFrontierBatch.
 	FoldLinks int `yaml:"fold_links"`
 	// LogBatch is how many queue changes of finished pages (a URL done, failed,
 	// retried, given back for later) wait in the frontier's log, 64 to 90 bytes of

@@ -41,7 +41,8 @@
 // each may be leased next: 23 MB for 100,000 hosts); it keeps nothing per URL but the
 // leases outstanding, the queue changes logged and not yet folded in (at most about
 // Options.LogBatch of them, 64 to 90 bytes each) and the index of a fold in progress, 32
-// bytes per link for at most Options.FoldLinks links (see The batched path). bbolt
+// bytes per link for at most Options.FoldLinks links (262,144 by default: 8 MiB; see
+// The batched path). bbolt
 // maps the file with 1 GiB of address space from the start and grows it 4 MiB at a
 // time: a remap, at every doubling otherwise, copies every node the transaction has
 // changed and made intake three times slower. A page read through the mapping counts in the process's
@@ -188,8 +189,11 @@
 //     per host it touches, however many links the host gets (at 10M URLs over
 //     100,000 hosts, a host's queue spans several pages and a fold of 100,000
 //     links rewrites about a page per link). So a fold may take in more links
-//     than it sorts in memory: FoldLinks at a time (1,048,576 by default, 32 MiB),
-//     an external merge sort. Each sorted chunk of the index goes to a temporary
+//     than it sorts in memory: FoldLinks at a time, an external merge sort. By
+//     default a fold takes in up to 1,048,576 links (or LinkBatch, if more) and
+//     sorts 262,144 at a time (8 MiB): a fold of a seeds file's million links
+//     writes as few bytes per link as one sorted whole, for a quarter of the
+//     memory. Each sorted chunk of the index goes to a temporary
 //     file beside the database, unlinked as soon as it is made (a crash leaves
 //     nothing behind, or, where an open file cannot be unlinked, nothing the next
 //     Open does not remove: a fold cut by one indexes its records again and passes over
@@ -208,10 +212,10 @@
 //     merges them with the rest. It is for bulk intake whose caller needs no answer
 //     per URL (the engine's hand-offs from other processes when it stages links):
 //     an Add of N entries rewrites about every host's queue tail page once per Add,
-//     however small its share, while staged entries are folded up to FoldLinks at a
-//     time. Unlike Add, Stage decides only refusals by URL and depth at once;
+//     however small its share, while staged entries are folded up to a fold's
+//     span at a time (FoldLinks, or 1,048,576 by default). Unlike Add, Stage decides only refusals by URL and depth at once;
 //     duplicates and limits are decided at the fold. With LinkBatch 0 the fold
-//     starts once FoldLinks links are staged, or when Next or Flush asks.
+//     starts once a fold's span is staged, or when Next or Flush asks.
 //
 // Each URL gets its queue sequence number before the sort (when staged, or in the
 // order given to Add), so a host's URLs keep their order; duplicates and limits

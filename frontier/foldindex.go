@@ -41,9 +41,20 @@ type foldRec struct {
 	withSeq bool
 }
 
-// defaultFoldLinks is the most links a fold takes in when Options.FoldLinks is 0:
-// an index of 32 MiB.
-const defaultFoldLinks = 1 << 20
+// defaultFoldLinks is the most links a fold sorts in memory at once when
+// Options.FoldLinks is 0: an index of 8 MiB. The fold takes in up to
+// defaultFoldSpan links all the same (or LinkBatch, if more), for the bytes written
+// per link of a fold of a million: the large folds of a seeds file, staged faster
+// than folded, or of a large LinkBatch sort in chunks of this size on disk. Sorted
+// whole, a fold of a million held 32 MiB, which the collector's headroom doubled:
+// at 10 million seeds over 100,000 hosts, the largest part of the peak
+// (BENCHMARKS.md, "where a seeds file's peak comes from").
+// defaultFoldSpan is the most links a fold takes in when Options.FoldLinks is 0
+// and LinkBatch is less.
+var (
+	defaultFoldLinks = 1 << 18 // variables for tests
+	defaultFoldSpan  = 1 << 20
+)
 
 // foldLinkSize is the memory a fold holds per link, in bytes.
 const foldLinkSize = 32

@@ -455,3 +455,47 @@ func TestFoldIndexInMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldDefaultSpan: with Options.FoldLinks at its default, a fold takes in
+// defaultFoldSpan links (the span that starts a fold of Stage too) and sorts
+// defaultFoldLinks of them at a time in memory, the rest in chunks on disk: the
+// nine links of three staged records go in one fold, whose index holds at most
+// two records' links in memory.
+func TestFoldDefaultSpan(t *testing.T) {
+	ctx := context.Background()
+	fl, span, n, c := defaultFoldLinks, defaultFoldSpan, foldNodes, foldCheck
+	t.Cleanup(func() { defaultFoldLinks, defaultFoldSpan, foldNodes, foldCheck = fl, span, n, c })
+	defaultFoldLinks, defaultFoldSpan, foldNodes, foldCheck = 4, 1000, 1, 2
+	f, path := openTest(t, Options{})
+	for r := range 3 {
+		var es []Entry
+		for i := range 3 {
+			es = append(es, Entry{URL: fmt.Sprintf("http://h%d.test/%d", i, r)})
+		}
+		if _, err := f.Stage(ctx, es...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := f.Stats(); s.Staged != 9 || f.fold != nil {
+		t.Fatalf("after staging nine links in three records: %+v, fold started %v; want nine staged and no fold before the span", s, f.fold != nil)
+	}
+	if err := f.foldOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.fold == nil {
+		t.Fatal("one step of the fold ended it; want it in progress")
+	}
+	idx := f.fold.idx
+	if idx.len() != 9 || len(idx.srcs) != 2 || idx.srcs[0].file == nil || len(idx.srcs[1].mem) != 3 {
+		t.Errorf("fold index: %d links in %d chunks; want the nine links in two: six on disk, three in memory", idx.len(), len(idx.srcs))
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Staged != 0 || s.Queued != 9 {
+		t.Errorf("after Flush: %+v, want the nine links queued", s)
+	}
+	if files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*")); len(files) != 1 {
+		t.Errorf("files beside the database after the fold: %q", files)
+	}
+}

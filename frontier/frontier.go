@@ -96,8 +96,9 @@ type Options struct {
 	// as it queues the links. A fold writes fewer bytes per link the more links it
 	// takes, since it rewrites about one queue page per host it touches however many
 	// links that host gets. With LinkBatch 0 or less, it is
-	// also how many entries given to Stage start a fold. 0 or less means 1,048,576
-	// (32 MiB).
+	// also how many entries given to Stage start a fold. 0 or less means a fold
+	// takes in up to 1,048,576 links (or LinkBatch, if more) and sorts 262,144 of
+	// them (8 MiB) at a time.
 	FoldLinks int
 	// LogBatch is how many queue changes of Done outcomes (a URL finished, failed,
 	// skipped, retried or given back for later) are kept in the Done log before a

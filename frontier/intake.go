@@ -25,7 +25,8 @@ var stageChunk = 16384 // a variable for tests
 // after those added or staged before.
 //
 // The fold runs with the commit that brings the staged links to Options.LinkBatch,
-// or, with LinkBatch 0 or less, to Options.FoldLinks (1,048,576 by default), goes on
+// or, with LinkBatch 0 or less, to a fold's span (Options.FoldLinks, 1,048,576 by
+// default), goes on
 // with the commits that follow, and runs early when Next finds no URL ready or Flush
 // is called: a caller that wants the entries counted as added or duplicates calls
 // Flush.

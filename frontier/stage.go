@@ -166,12 +166,12 @@ func (b *batch) shouldFold() bool {
 }
 
 // foldAt is how many staged links start a fold: LinkBatch, or, when Done stages
-// none and only Stage does, FoldLinks.
+// none and only Stage does, a fold's span.
 func (f *Frontier) foldAt() int64 {
 	if f.linkBatch > 0 {
 		return int64(f.linkBatch)
 	}
-	return int64(f.foldLinks())
+	return int64(f.foldSpan())
 }
 
 // foldNodes bounds the B+tree nodes one commit of a fold may rewrite, and addNodes
@@ -198,9 +198,15 @@ var (
 func (f *Frontier) foldLinks() int { return cmp.Or(max(f.opts.FoldLinks, 0), defaultFoldLinks) }
 
 // foldSpan is the most links one fold takes in, in whole records: LinkBatch, or
-// foldLinks if that is more. Beyond foldLinks, the fold's index is sorted in chunks
-// written to temporary files (see foldIndex).
-func (f *Frontier) foldSpan() int { return max(f.linkBatch, f.foldLinks()) }
+// Options.FoldLinks (defaultFoldSpan when it is 0) if that is more. Beyond
+// foldLinks, the fold's index is sorted in chunks written to temporary files (see
+// foldIndex).
+func (f *Frontier) foldSpan() int {
+	if f.opts.FoldLinks > 0 {
+		return max(f.linkBatch, f.opts.FoldLinks)
+	}
+	return max(f.linkBatch, defaultFoldSpan)
+}
 
 func nodeCount(tx *bolt.Tx) int64 {
 	s := tx.Stats()
