@@ -34,6 +34,7 @@ type Intake func(ctx context.Context, links []Link) error
 // inMsg is one delivered message of an owned shard.
 type inMsg struct {
 	shard int
+	seq   uint64 // its stream sequence (0 if unknown)
 	msg   jetstream.Msg
 	links []Link
 }
@@ -86,7 +87,7 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 	for {
 		select {
 		case m := <-in:
-			_ = m.msg.Nak()
+			n.settle(m, m.msg.Nak)
 		default:
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -97,20 +98,22 @@ func (n *Node) Consume(ctx context.Context, intake Intake) error {
 }
 
 // fetch pulls shard's messages into in until ctx ends, or another process took the
-// shard over, or calls fail with a fatal error.
+// shard over, or calls fail with a fatal error. When a pull brings nothing, at most
+// once per AckWait, it looks for batches the stream holds that the consumer will not
+// deliver (see leftovers) and passes those on too.
 func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard, size int, in chan<- *inMsg) {
 	cons := n.consumers[shard]
 	backoff := 100 * time.Millisecond
+	// The last look for leftovers, and what it found.
+	swept, seen := time.Now(), n.sweep(ctx, shard, nil, in)
 	for ctx.Err() == nil && n.ownsShard(shard) {
 		fctx, cancel := context.WithTimeout(ctx, fetchWait)
 		batch, err := cons.Fetch(size, jetstream.FetchContext(fctx))
+		got := 0
 		if err == nil {
 			for m := range batch.Messages() {
-				select {
-				case in <- &inMsg{shard: shard, msg: m}:
-				case <-ctx.Done():
-					_ = m.Nak()
-				}
+				got++
+				n.pass(ctx, &inMsg{shard: shard, msg: m}, in)
 			}
 			err = batch.Error()
 		}
@@ -119,6 +122,10 @@ func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard, s
 		case err == nil, ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded),
 			errors.Is(err, nats.ErrTimeout), errors.Is(err, jetstream.ErrNoMessages):
 			backoff = 100 * time.Millisecond
+			if got == 0 && ctx.Err() == nil && time.Since(swept) >= n.cfg.AckWait {
+				swept = time.Now()
+				seen = n.sweep(ctx, shard, seen, in)
+			}
 		case errors.Is(err, jetstream.ErrConsumerDeleted), errors.Is(err, jetstream.ErrConsumerNotFound),
 			errors.Is(err, nats.ErrConnectionClosed):
 			fail(fmt.Errorf("cluster: consume shard %d: %w", shard, err))
@@ -132,6 +139,34 @@ func (n *Node) fetch(ctx context.Context, fail context.CancelCauseFunc, shard, s
 			backoff = min(2*backoff, 5*time.Second)
 		}
 	}
+}
+
+// pass holds m (see leftovers) and sends it to in, or asks for its redelivery if ctx
+// ends first.
+func (n *Node) pass(ctx context.Context, m *inMsg, in chan<- *inMsg) {
+	if m.seq == 0 {
+		if meta, err := m.msg.Metadata(); err == nil {
+			m.seq = meta.Sequence.Stream
+		}
+	}
+	n.mu.Lock()
+	n.held[m.seq] = m.shard
+	n.mu.Unlock()
+	select {
+	case in <- m:
+	case <-ctx.Done():
+		n.settle(m, m.msg.Nak)
+	}
+}
+
+// settle calls f, m's acknowledgement, redelivery request or termination, and then
+// no longer holds m.
+func (n *Node) settle(m *inMsg, f func() error) error {
+	err := f()
+	n.mu.Lock()
+	delete(n.held, m.seq)
+	n.mu.Unlock()
+	return err
 }
 
 // intakeLoop gathers delivered messages into intake calls until ctx ends.
@@ -171,7 +206,7 @@ func (n *Node) gather(batch []*inMsg, m *inMsg, links int) ([]*inMsg, int) {
 			seq, cseq = meta.Sequence.Stream, meta.Sequence.Consumer
 		}
 		n.cfg.Log.Error("cluster: consume: damaged message dropped", "shard", m.shard, "seq", seq, "err", err)
-		if err := m.msg.Term(); err != nil {
+		if err := n.settle(m, m.msg.Term); err != nil {
 			n.cfg.Log.Warn("cluster: consume: terminate damaged message", "shard", m.shard, "seq", seq, "err", err)
 			return batch, links
 		}
@@ -192,7 +227,7 @@ func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total in
 		if n.ownsShard(m.shard) {
 			return false
 		}
-		_ = m.msg.Nak()
+		n.settle(m, m.msg.Nak)
 		total -= len(m.links)
 		return true
 	})
@@ -211,9 +246,9 @@ func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total in
 			"messages", len(batch), "links", len(links), "err", err)
 		for _, m := range batch {
 			if ctx.Err() != nil {
-				_ = m.msg.Nak()
+				n.settle(m, m.msg.Nak)
 			} else {
-				_ = m.msg.NakWithDelay(nakDelay(m.msg))
+				n.settle(m, func() error { return m.msg.NakWithDelay(nakDelay(m.msg)) })
 			}
 		}
 		return
@@ -228,7 +263,7 @@ func (n *Node) take(ctx context.Context, intake Intake, batch []*inMsg, total in
 	n.mu.Unlock()
 	n.consumed.Add(int64(len(links)))
 	for _, m := range batch {
-		if err := m.msg.Ack(); err != nil {
+		if err := n.settle(m, m.msg.Ack); err != nil {
 			// The batch is delivered again after AckWait; the owner's seen set drops it.
 			n.cfg.Log.Warn("cluster: consume: ack failed", "shard", m.shard, "err", err)
 		}

@@ -75,10 +75,12 @@ type Node struct {
 	leaseFrom, leaseUntil time.Time
 	leaseMoved            chan struct{}
 
-	acked           map[int]uint64 // per owned shard: highest stream sequence taken in
+	acked           map[int]uint64 // per owned shard: highest consumer sequence taken in
+	held            map[uint64]int // stream sequence → shard: batches Consume holds (passed on, not settled)
 	intakes         uint64         // intakes that returned nil (or batches terminated)
 	reportedIntakes uint64         // intakes as of the last Report
 	lastCheck       string         // signature of the last Finished check that passed
+	stuckOn         *stuckShard    // the shard the last Finished check waited on with every process idle
 }
 
 // Join connects to NATS as cfg says and joins the crawl named by cfg.Stream: it creates
@@ -96,8 +98,8 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, nc: nc, consumers: make(map[int]jetstream.Consumer), acked: make(map[int]uint64),
-		done: make(chan struct{}), pubs: make(chan *pubReq), run: rand.Text(), lost: make(map[int]string),
-		leaseMoved: make(chan struct{})}
+		held: make(map[uint64]int), done: make(chan struct{}), pubs: make(chan *pubReq), run: rand.Text(),
+		lost: make(map[int]string), leaseMoved: make(chan struct{})}
 	if err := n.join(ctx); err != nil {
 		nc.Close()
 		return nil, err

@@ -191,10 +191,12 @@ func owners(states []entry, shards int) []*entry {
 // by a process whose latest report is idle (and younger than StaleAfter unless the
 // process stopped), every running process that owns no shard (a publisher) is idle,
 // every shard's consumer has no pending and no unacknowledged batch (one the stream no
-// longer holds does not count: see waiting), every owner's report covers what its consumers acknowledged (so links taken in after the report are
-// not missed), and all of this held, unchanged, at the previous call too. The first
-// true answer comes therefore at the earliest on the second call: call it periodically
-// (every few seconds) once the process itself is idle.
+// longer holds does not count: see waiting), every owner's report covers what its
+// consumers acknowledged (so links taken in after the report are not missed), and all
+// of this held, unchanged, at the previous call too. The first true answer comes
+// therefore at the earliest on the second call: call it periodically (every few
+// seconds) once the process itself is idle. A shard that keeps it waiting, unchanged,
+// while every process is idle is logged as an error (see stuck).
 func (n *Node) Finished(ctx context.Context) (bool, error) {
 	sig, ok, err := n.check(ctx)
 	if err != nil {
@@ -216,6 +218,7 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 	var b strings.Builder
 	for _, e := range states {
 		if len(e.Shards) == 0 && !e.Idle && e.live(n.cfg.StaleAfter) {
+			n.stuck(nil)
 			return "", false, nil // a running process that owns nothing may still publish
 		}
 		fmt.Fprintf(&b, "%s:%d:%d;", e.Name, e.Published, e.Consumed)
@@ -223,6 +226,7 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 	own := owners(states, n.shards)
 	for _, e := range own {
 		if e == nil || !e.Idle || (!e.Stopped && time.Since(e.Updated) > n.cfg.StaleAfter) {
+			n.stuck(nil)
 			return "", false, nil
 		}
 	}
@@ -238,13 +242,68 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 		if err != nil {
 			return "", false, err
 		}
-		if waiting(info, si.State.Subjects[subjectOf(n.cfg.Stream, s)]) || e.Acked[s] < info.AckFloor.Consumer {
+		inStream := si.State.Subjects[subjectOf(n.cfg.Stream, s)]
+		if waiting(info, inStream) || e.Acked[s] < info.AckFloor.Consumer {
+			n.stuck(&stuckShard{shard: s, owner: e.Name, acked: e.Acked[s], info: info, inStream: inStream})
 			return "", false, nil
 		}
 		fmt.Fprintf(&b, "%d:%s:%d;", s, e.Name, info.AckFloor.Consumer)
 	}
+	n.stuck(nil)
 	fmt.Fprintf(&b, "last:%d", si.State.LastSeq)
 	return b.String(), true, nil
+}
+
+// stuckShard is a shard that keeps the crawl from ending while every process is idle,
+// as a Finished check saw it.
+type stuckShard struct {
+	shard    int
+	owner    string
+	acked    uint64 // the owner's report's Acked for the shard
+	info     *jetstream.ConsumerInfo
+	inStream uint64 // the stream's batches of the shard
+	since    time.Time
+	logged   bool
+}
+
+// stuckAfter is how long a shard may keep the crawl from ending while every process is
+// idle before Finished says so in the log: far longer than a batch takes to be
+// delivered again (AckWait) or to be found in the stream by its owner (leftovers: two
+// looks an AckWait apart, each after a pull that brought nothing).
+func (n *Node) stuckAfter() time.Duration { return 5*n.cfg.AckWait + 4*fetchWait }
+
+// stuck records the shard a Finished check waited on with every process idle (nil if
+// the check passed, or waited on a busy process) and logs an error, once, when one
+// shard has waited, its consumer and stream unchanged, for longer than stuckAfter: a state of the
+// NATS server that neither the owner nor Finished can reconcile. The crawl then goes on
+// waiting (ending it would lose that shard's batches); the log says what it waits on.
+func (n *Node) stuck(s *stuckShard) {
+	n.mu.Lock()
+	prev := n.stuckOn
+	n.stuckOn = s
+	switch {
+	case s == nil:
+	case prev == nil || prev.shard != s.shard || prev.info.Delivered.Consumer != s.info.Delivered.Consumer ||
+		prev.info.AckFloor.Consumer != s.info.AckFloor.Consumer || prev.inStream != s.inStream:
+		s.since = time.Now()
+	default:
+		s.since, s.logged = prev.since, prev.logged
+	}
+	log := s != nil && !s.logged && time.Since(s.since) >= n.stuckAfter()
+	if log {
+		s.logged = true
+	}
+	n.mu.Unlock()
+	if !log {
+		return
+	}
+	n.cfg.Log.Error("cluster: the crawl cannot end: every process is idle but a shard's hand-off queue "+
+		"still counts batches for its owner that nothing delivers; the NATS server's state may be damaged "+
+		"(a server killed with SIGKILL?). The processes keep waiting",
+		"shard", s.shard, "owner", s.owner, "waited", time.Since(s.since).Round(time.Second),
+		"pending", s.info.NumPending, "ack_pending", s.info.NumAckPending,
+		"delivered", s.info.Delivered.Stream, "ack_floor", s.info.AckFloor.Stream,
+		"ack_floor_consumer", s.info.AckFloor.Consumer, "owner_acked", s.acked, "in_stream", s.inStream)
 }
 
 // waiting reports whether a shard's consumer, in state info, still has batches for its
@@ -252,9 +311,12 @@ func (n *Node) check(ctx context.Context) (sig string, ok bool, err error) {
 // still holds batches of the shard (inStream). With work-queue retention an
 // acknowledged batch leaves the stream; a nats-server 2.9 (Debian 12's) killed with
 // SIGKILL can come back having removed a batch whose acknowledgement its consumer
-// state lost, and then counts that batch as delivered and unacknowledged forever,
-// unable to deliver it again ("error looking up message for consumer: deleted
-// message"): trusting the consumer alone, the crawl would never end.
+// state lost, and then counts that batch as delivered and unacknowledged until the
+// stream's first sequence passes it, unable to deliver it again ("error looking up
+// message for consumer: deleted message"): trusting the consumer alone, the crawl
+// would not end. If the stream also holds a batch of the shard that the consumer will
+// not deliver (its removal lost), the owner takes that one from the stream and deletes
+// it (see leftovers), and inStream falls to zero.
 func waiting(info *jetstream.ConsumerInfo, inStream uint64) bool {
 	return info.NumPending > 0 || info.NumAckPending > 0 && inStream > 0
 }

@@ -2,6 +2,10 @@ package cluster
 
 import (
 	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -288,5 +292,141 @@ func TestWaiting(t *testing.T) {
 			t.Errorf("waiting(pending %d, ack pending %d, in stream %d):\n\tgot %v\n\twant %v",
 				tt.pending, tt.ackPending, tt.inStream, got, tt.want)
 		}
+	}
+}
+
+// TestFinishedPhantomAndLeftover builds, on a real server, the state nats-server 2.9
+// can come back in after SIGKILL when its stream's files and its consumer's state
+// reached the disk at different moments, with both losses on one shard: a batch the
+// shard's consumer counts acknowledged that the stream still holds (its removal lost),
+// and a batch the consumer counts delivered and unacknowledged that the stream no
+// longer holds (its acknowledgement lost). The consumer delivers neither again, and the
+// second keeps it "waiting" for as long as the first is in the stream: the owner must
+// take the held batch in from the stream, and the crawl must end. The state is made by
+// putting back the stream's files of an earlier moment, as the crash does. (Run with
+// POLITECRAWL_NATS_SERVER=/usr/sbin/nats-server to see 2.9's behaviour.)
+func TestFinishedPhantomAndLeftover(t *testing.T) {
+	s := startServer(t, nil)
+	cfg := testConfig(s, "a", 1, 0)
+	a := join(t, cfg)
+	ctx := context.Background()
+	held, gone := linksFor(t, 0, 1, 0, 3), linksFor(t, 0, 1, 100, 2)
+	for _, links := range [][]Link{held, gone} { // two batches, in this order
+		if err := a.Publish(ctx, links); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := filepath.Join(s.dir, "jetstream", "$G", "streams", cfg.Stream, "msgs")
+	both, first := filepath.Join(t.TempDir(), "both"), filepath.Join(t.TempDir(), "first")
+	// files stops the server, copies the stream's files to save (if not empty) and
+	// replaces them with those of restore (if not empty), and starts the server again.
+	files := func(save, restore string) {
+		t.Helper()
+		s.stop()
+		if save != "" {
+			if err := os.CopyFS(save, os.DirFS(msgs)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if restore != "" {
+			if err := os.RemoveAll(msgs); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.CopyFS(msgs, os.DirFS(restore)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.start()
+	}
+	files(both, "")
+	si, err := a.stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stream's files holding the first batch only (the second was removed while
+	// nothing had it pending), then both again.
+	if err := a.stream.DeleteMsg(ctx, si.State.LastSeq); err != nil {
+		t.Fatal(err)
+	}
+	files(first, both)
+	// Both delivered, the first acknowledged (and so removed from the stream).
+	batch, err := a.consumers[0].Fetch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for m := range batch.Messages() {
+		if n++; n == 1 {
+			if err := m.DoubleAck(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n != 2 {
+		t.Fatalf("delivered %d batches, want 2 (%v)", n, batch.Error())
+	}
+	// The stream's files of before both acknowledgements, less the second batch, under
+	// the consumer's state of after the first.
+	files("", first)
+	info, err := a.consumerInfo(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = a.stream.Info(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("consumer: pending %d, ack pending %d, delivered %+v, ack floor %+v; stream: %d batches, %d..%d",
+		info.NumPending, info.NumAckPending, info.Delivered.Stream, info.AckFloor.Stream, si.State.Msgs, si.State.FirstSeq, si.State.LastSeq)
+
+	c := newCollector()
+	consume(t, a, c)
+	waitFor(t, "the held batch taken in and the crawl finished", func() bool {
+		report(t, a, State{Idle: true})
+		return c.count() == len(held) && finished(t, a)
+	})
+}
+
+// TestStuckLogged: a shard that keeps Finished waiting, its consumer and stream
+// unchanged, while every process is idle is logged as an error once it has done so for
+// stuckAfter; a change, or a check that waits on nothing, starts the count again.
+func TestStuckLogged(t *testing.T) {
+	var out syncBuilder
+	n := &Node{cfg: Config{AckWait: time.Second, Log: slog.New(slog.NewTextHandler(&out, nil))}}
+	info := &jetstream.ConsumerInfo{NumAckPending: 1,
+		Delivered: jetstream.SequenceInfo{Consumer: 5, Stream: 9}, AckFloor: jetstream.SequenceInfo{Consumer: 4, Stream: 8}}
+	on := func(info *jetstream.ConsumerInfo) *stuckShard {
+		return &stuckShard{shard: 3, owner: "a", acked: 4, info: info, inStream: 1}
+	}
+	long := func() { // as if stuckAfter had passed since the wait began
+		n.mu.Lock()
+		n.stuckOn.since = n.stuckOn.since.Add(-n.stuckAfter())
+		n.mu.Unlock()
+	}
+	logged := func() int { return strings.Count(out.String(), "the crawl cannot end") }
+
+	n.stuck(on(info))
+	n.stuck(on(info))
+	if logged() != 0 {
+		t.Fatalf("logged at once:\n%s", out.String())
+	}
+	long()
+	n.stuck(on(info))
+	n.stuck(on(info))
+	if logged() != 1 || !strings.Contains(out.String(), "level=ERROR") || !strings.Contains(out.String(), "shard=3") {
+		t.Fatalf("want one error naming shard 3 after stuckAfter, got:\n%s", out.String())
+	}
+	moved := *info
+	moved.Delivered.Consumer++
+	n.stuck(on(&moved))
+	n.stuck(on(&moved))
+	n.stuck(nil)
+	n.stuck(on(&moved))
+	if logged() != 1 {
+		t.Fatalf("logged again without stuckAfter's wait after a change:\n%s", out.String())
+	}
+	long()
+	n.stuck(on(&moved))
+	if logged() != 2 {
+		t.Fatalf("want a second error after a second wait, got:\n%s", out.String())
 	}
 }
