@@ -56,6 +56,14 @@ func TestTextShapes(t *testing.T) {
 		html: `<article>` + textArticle(3) + `<p>The purchase of national treasures at the <span class="s5">Ch</span><span class="s5">â</span><span class="s5">teau de Versailles</span> went on for years and years, and more.</p>
 <h2><span class="dropcap">U</span><span>n terrain propice</span></h2><p>Luca Guadagnino’s film <em>Call Me</em> <em>b</em><em>y Your Name</em> adapts the novel of the same name.</p></article>`,
 		with: []string{"Château de Versailles", "Un terrain propice", "Call Me by Your Name"},
+	}, {
+		// yahoo.co.jp saved with scripting on: the <noscript> holds its markup as text,
+		// one long word that outscored the article.
+		name: "noscript markup as text",
+		html: `<div id="main"><noscript>&lt;div style="position:absolute;"&gt;&lt;img width=1 height=1 alt="" src="http://b5.yahoo.co.jp/b?P=oI9TLjE4Mi66RLpAorxEdAVuMTE4LgAAAAA2TzUA&amp;T=16mddo9qo%2fX%3d1489053188%2fE%3d2078709551%2fR%3djp_hdln_te%2fK%3d5%2fV%3d2.1%2fW%3dH%2fY%3djp%2fF%3d2379965117%2fH%3dbWgtbG9naW4tc3JjPSJ5biIgcG9wc2VhcmNoLXNlcnZpY2UtY29kZT0ibndzIiBhZGN2ZXI9Ni44LjE-%2fQ%3d-1%2fS%3d1%2fJ%3d58C12604"&gt;&lt;/div&gt;</noscript>
+<div class="ynDetail"><p class="ynDetailText">トレンドマイクロは3月9日、Wi-Fi利用時の通信を暗号化し保護するスマホ・タブレット向けのセキュリティアプリの発売を開始すると発表した。</p></div></div>`,
+		with:    []string{"トレンドマイクロは3月9日"},
+		without: []string{"position:absolute", "yahoo.co.jp"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

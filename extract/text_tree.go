@@ -61,6 +61,9 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 		var info textInfo
 		switch n.Type {
 		case html.TextNode:
+			if textEscapedMarkup(n) {
+				continue
+			}
 			info.text, info.commas = textCount(n.Data)
 			if info.text == 0 {
 				continue
@@ -134,6 +137,15 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 	}
 	t.markBoilerplate()
 	return t
+}
+
+// textEscapedMarkup reports whether a text node is markup a <noscript> holds as text,
+// as pages saved from a browser with scripting on serialize it ("&lt;img src=...&gt;"):
+// a tracking pixel or an embed, not words.
+func textEscapedMarkup(n *html.Node) bool {
+	p := n.Parent
+	return p != nil && p.Type == html.ElementNode && p.DataAtom == atom.Noscript &&
+		strings.HasPrefix(strings.TrimLeft(n.Data, " \t\r\n\f"), "<")
 }
 
 // textLandmark lists the elements of textSkip that are boilerplate in a page but may

@@ -48,6 +48,9 @@ type textWalker struct {
 func (w *textWalker) write(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
+		if textEscapedMarkup(n) {
+			return
+		}
 		if w.pre > 0 {
 			w.out.raw(n.Data)
 		} else {
