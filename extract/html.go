@@ -408,12 +408,12 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 		htmlAddLink(p, base, tag, href, rel, text, opts.MaxLinks)
 	}
 	if opts.WithText {
-		p.Text = textFromTree(root, refs.nodes, base, opts)
+		p.Text = textFromTree(root, refs.nodes, base, p.Title, opts)
 		plain := p.Text
 		if opts.TextFormat != TextPlain {
 			o := opts
 			o.TextFormat = TextPlain
-			plain = textFromTree(root, refs.nodes, base, o)
+			plain = textFromTree(root, refs.nodes, base, p.Title, o)
 		}
 		p.SimHash = TextSimHash(plain)
 		if opts.Language {

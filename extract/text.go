@@ -32,11 +32,12 @@ var textBlock = map[atom.Atom]bool{
 
 // textFromTree returns the main text of a parsed document of about size nodes, at most
 // opts.MaxTextBytes bytes, in opts.TextFormat; Markdown links resolve against base. The
-// heuristic is described in text_pick.go.
-func textFromTree(doc *html.Node, size int, base *canonParts, opts HTMLOptions) string {
+// heuristic is described in text_pick.go. A heading that opens the plain text and
+// repeats the page's title (Page.Title holds it) is left out, unless nothing follows.
+func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) string {
 	t := textTreeOf(doc, size)
 	picked := t.textPick()
-	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked))}
+	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title}
 	for _, i := range picked {
 		w.roots[t.nodes[i]] = true
 	}
@@ -44,6 +45,9 @@ func textFromTree(doc *html.Node, size int, base *canonParts, opts HTMLOptions) 
 		w.out.brk(2)
 		w.rootText = t.info[i].text
 		w.write(t.nodes[i])
+	}
+	if e := w.titleEnd; e > 0 && e < len(w.out.b) {
+		return strings.TrimLeft(string(w.out.b[e:]), "\n")
 	}
 	return string(w.out.b)
 }

@@ -40,6 +40,14 @@ func (t *textTree) textPick() []int32 {
 		return []int32{t.body}
 	}
 	prose := t.info[t.body].prose
+	// The winner inside the block the page marks as the article's body is a part of
+	// it (a gallery's captions outscoring the paragraphs): the body is the content.
+	for p := t.info[best].parent; p > t.body; p = t.info[p].parent {
+		if textIsArticleBody(t.nodes[p]) {
+			best = p
+			break
+		}
+	}
 	for {
 		// A wrapper that holds nothing but the winner is the same content; climbing it
 		// lets the winner's siblings be judged at the level where they are.
@@ -314,4 +322,15 @@ func (t *textTree) baseline() []int32 {
 		return []int32{t.body}
 	}
 	return picked
+}
+
+// textIsArticleBody reports whether an element is marked as an article's body
+// (itemprop=articleBody).
+func textIsArticleBody(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Key == "itemprop" && strings.Contains(strings.ToLower(a.Val), "articlebody") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,11 +21,24 @@ func textArticle(n int) string {
 	return b.String()
 }
 
+// textGallery is independent.co.uk's gallery legends: n photos, each with a title and
+// a caption of prose.
+func textGallery(n int) string {
+	var b strings.Builder
+	for i := range n {
+		k := strconv.Itoa(i + 1)
+		b.WriteString(`<li data-gallery-legend="` + k + `"><h2><span class="counter">` + k + `/` + strconv.Itoa(n) + `</span> Company news ` + k + `</h2>` +
+			`<p>Revenues at the club dipped 8.8 per cent to £395.2m in the year to June, triggering a loss after broadcasting and sponsorship deals dried up, photo ` + k + `.</p><p class="credits">GETTY IMAGES</p></li>`)
+	}
+	return b.String()
+}
+
 // TestTextShapes checks the main text of page shapes taken from real sites: what it
 // must hold (with, each a substring) and what it must not (without).
 func TestTextShapes(t *testing.T) {
 	tests := []struct {
 		name    string
+		title   string // the page's <title>
 		html    string
 		with    []string
 		without []string
@@ -64,10 +78,25 @@ func TestTextShapes(t *testing.T) {
 <div class="ynDetail"><p class="ynDetailText">トレンドマイクロは3月9日、Wi-Fi利用時の通信を暗号化し保護するスマホ・タブレット向けのセキュリティアプリの発売を開始すると発表した。</p></div></div>`,
 		with:    []string{"トレンドマイクロは3月9日"},
 		without: []string{"position:absolute", "yahoo.co.jp"},
+	}, {
+		// independent.co.uk: a gallery of captioned photos inside the article's body
+		// (itemprop=articleBody) scores higher than the body's own paragraphs; the
+		// article is the body.
+		name: "gallery inside the article body",
+		html: `<article class="full-article"><div class="article-wrapper clearfix"><div class="main-content-column"><div class="text-wrapper" itemprop="articleBody">` + textArticle(3) + `<div class="dnd-widget-wrapper context-full type-gallery"><div class="dnd-atom-rendered"><div class="full-gallery"><div class="scroller"><ul class="slides"><li>Photo</li></ul><span class="legend-text">Previous photo, next photo</span></div><ul class="legends">` + textGallery(50) + `</ul></div></div></div>` + textPara(3) + `</div></div></div></article>`,
+		with: []string{"Paragraph A", "Paragraph D"},
+	}, {
+		// The headline that opens the article repeats the page's title, which
+		// Page.Title holds; a subhead further on stays.
+		name:    "headline repeating the title",
+		title:   "Obama admits US gun laws are his 'biggest frustration' - BBC News",
+		html:    `<div class="story-body"><h1 class="story-body__h1">Obama admits US gun laws are his 'biggest frustration'</h1>` + textArticle(3) + `<h2>Obama admits more</h2>` + textPara(3) + `</div>`,
+		with:    []string{"Paragraph A", "Obama admits more\nParagraph D"},
+		without: []string{"biggest frustration"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			page, err := HTML(htmlTestURL, nil, []byte("<!DOCTYPE html><html><head><title>t</title></head><body>"+tt.html+"</body></html>"), HTMLOptions{WithText: true})
+			page, err := HTML(htmlTestURL, nil, []byte("<!DOCTYPE html><html><head><title>"+tt.title+"</title></head><body>"+tt.html+"</body></html>"), HTMLOptions{WithText: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -61,12 +61,12 @@ func TestTextStructure(t *testing.T) {
 		without []string
 	}{
 		{"sphinx.html", TextPlain, []string{
-			"json — JSON encoder and decoder\n",
+			"Source code: Lib/json/__init__.py\nJSON (JavaScript",            // the <h1> repeating <title> is Page.Title
 			">>> import json\n>>> def f(x):\n...     return json.dumps(x)\n", // lines and indentation
 			"Python\tJSON\ndict\tobject\nlist, tuple\tarray\n",               // table rows
 			"If skipkeys is true",
 			"As noted in the errata for RFC 7159", // the footnote in <aside>
-		}, []string{"¶", "Navigation", "Table of Contents", "Previous topic", "Report a bug", "Copyright"}},
+		}, []string{"json — JSON encoder and decoder", "¶", "Navigation", "Table of Contents", "Previous topic", "Report a bug", "Copyright"}},
 		{"sphinx.html", TextMarkdown, []string{
 			"# `json` — JSON encoder and decoder\n",
 			"## Basic Usage\n",
@@ -75,10 +75,11 @@ func TestTextStructure(t *testing.T) {
 			"- If skipkeys is true", "[Lib/json/__init__.py](https://github.com/python/cpython/tree/3.13/Lib/json/__init__.py)",
 		}, []string{"¶", "Table of Contents"}},
 		{"docbook.html", TextPlain, []string{
-			"9.4. String Functions and Operators\nThis section describes",
+			"This section describes",
 			"Function\tReturn Type\tExample\nascii(text)\tint\tascii('x') → 120\n",
 			"SELECT format('Hello %s', 'World');\nResult: Hello World\n\nSELECT format('Testing %s, %s, %s, %%', 'one', 'two', 'three');\n    -- indented comment",
-		}, []string{"Prev", "Next", "Home", "Chapter 9. Functions and Operators", "#"}},
+		}, []string{"Prev", "Next", "Home", "Chapter 9. Functions and Operators", "#", "9.4. String Functions and Operators"}},
+		{"docbook.html", TextMarkdown, []string{"## 9.4. String Functions and Operators\n\nThis section describes"}, nil},
 		{"wordpress.html", TextPlain, []string{
 			"Sourdough needs three things",
 			"Feed the starter at 8 in the morning.\nMix the dough at 8 in the evening.\n",

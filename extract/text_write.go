@@ -30,6 +30,11 @@ type textWalker struct {
 	out   *textOut
 	base  *canonParts // what Markdown links resolve against
 	roots map[*html.Node]bool
+	// title is the page's <title>: a heading that repeats it does not open the plain
+	// text (Page.Title holds it) unless it is all the text; a Markdown document keeps
+	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
+	title    string
+	titleEnd int
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
@@ -85,12 +90,16 @@ func (w *textWalker) write(n *html.Node) {
 		w.codeBlock(n)
 		return
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		title := len(w.out.b) == 0 && !md && w.cell == 0 && textRepeatsTitle(textOf(n, 1024), w.title)
 		w.block(2)
 		start := len(w.out.b)
 		if md && w.cell == 0 {
 			w.out.marker(strings.Repeat("#", textHeadingLevel(a)) + " ")
 		}
 		w.children(n)
+		if title {
+			w.titleEnd = len(w.out.b)
+		}
 		w.block(2)
 		if w.cell == 0 {
 			w.head, w.headParent, w.headPruned = [2]int{start, len(w.out.b)}, n.Parent, false
@@ -156,6 +165,9 @@ func (w *textWalker) write(n *html.Node) {
 	if w.headParent == n {
 		if w.headPruned && len(w.out.b) == w.head[1] {
 			w.out.truncate(w.head[0])
+			if w.head[0] < w.titleEnd {
+				w.titleEnd = 0
+			}
 		}
 		w.headParent = nil
 	}
@@ -580,4 +592,30 @@ func textHeadingLevel(a atom.Atom) int {
 		return 6
 	}
 	return 0
+}
+
+// textRepeatsTitle reports whether a heading says what the page's title says: three
+// quarters of its words, and at least two, are words of the title ("Klimaschutz: Bohren,
+// bis es heiß wird | ZEIT ONLINE").
+func textRepeatsTitle(heading, title string) bool {
+	if title == "" {
+		return false
+	}
+	words := make(map[string]bool)
+	for _, w := range textWords(title) {
+		words[w] = true
+	}
+	in, all := 0, 0
+	for _, w := range textWords(heading) {
+		all++
+		if words[w] {
+			in++
+		}
+	}
+	return all >= 2 && in*4 >= all*3
+}
+
+// textWords returns the words of s, lower case: runs of letters and digits.
+func textWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
