@@ -267,7 +267,7 @@ func (c *Crawler) process(ctx, leaseCtx context.Context, l *frontier.Lease) erro
 	var schedErr error
 	ex.Finish = func(loc *storage.Location) error {
 		page.PayloadDigest = loc.PayloadDigest
-		if loc.Revisit {
+		if loc.Revisit && !isReq { // Summary.Revisits counts pages
 			c.counters.revisits.Add(1)
 		}
 		if out.Refetch, schedErr = c.reschedule(l, out.Kind, resp, &page, loc, last); schedErr != nil {
