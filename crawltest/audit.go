@@ -33,6 +33,9 @@ const (
 	KindUserAgent Kind = "user-agent"
 	// KindUnknownHost: a request for a host the farm does not serve.
 	KindUnknownHost Kind = "unknown-host"
+	// KindIcon: a host icon of [Farm.ExpectedIcons] not fetched, when
+	// AuditOptions.Icons is set.
+	KindIcon Kind = "icon"
 )
 
 // AuditOptions says what the audited crawler was asked to do. The zero value
@@ -59,6 +62,13 @@ type AuditOptions struct {
 
 	// MinCoverage, when above zero, makes a coverage below it a violation.
 	MinCoverage float64
+
+	// Icons says the crawler fetches host icons as a browser does (a
+	// browser-like archive crawler): every URL of [Farm.ExpectedIcons] it did
+	// not fetch is then a violation, and IdealTime counts them. Whatever it
+	// says, a host icon fetched is neither a page nor unexpected (Report.Icons
+	// counts them), and is held to every other check like any request.
+	Icons bool
 }
 
 // Violation is one breach of politeness or correctness in a record.
@@ -91,13 +101,19 @@ type Report struct {
 	Coverage float64
 	Missing  []string
 
-	// Unexpected lists URLs fetched that are neither expected nor robots.txt
-	// (such as pages found only through 404 bodies), sorted. They are not
-	// violations by themselves.
+	// Unexpected lists URLs fetched that are neither expected, host icons nor
+	// robots.txt (such as pages found only through 404 bodies), sorted. They
+	// are not violations by themselves.
 	Unexpected []string
 
+	// Icons counts the requests for host icons ([Farm.ExpectedIcons]);
+	// MissingIcons lists those not fetched, sorted.
+	Icons        int
+	MissingIcons []string
+
 	// Duplicates counts repeated fetches: for every URL other than
-	// robots.txt and its redirect targets, its fetches minus one.
+	// robots.txt and its redirect targets (host icons included), its fetches
+	// minus one.
 	Duplicates int
 
 	// Requests counts every request recorded; RobotsRequests those for
@@ -112,7 +128,7 @@ type Report struct {
 
 	// IdealTime is the least time a perfectly polite crawler needs: over
 	// all hosts, the largest (expected requests - 1) × allowed gap, counting
-	// robots.txt. ActualTime is from the first request's start to the last
+	// robots.txt, and host icons with AuditOptions.Icons. ActualTime is from the first request's start to the last
 	// one's start.
 	IdealTime, ActualTime time.Duration
 }
@@ -180,9 +196,11 @@ func Audit(f *Farm, opts AuditOptions) *Report {
 //     earlier request's handler ended: one request in flight at a time;
 //   - nofollow: nothing in [Farm.NoFollowOnly] is fetched;
 //   - duplicate: the repeated fetches number at most MaxDuplicates;
-//   - coverage, user-agent, unknown-host: see [Kind].
+//   - coverage, user-agent, unknown-host, icon: see [Kind].
 //
-// Requests for robots.txt count for robots-first, gap and overlap.
+// Requests for robots.txt and for host icons count for robots-first, gap
+// and overlap; host icons for disallowed, robots-unreachable and duplicate
+// too.
 // Requests for another host's robots.txt redirect target are robots
 // fetches of that other host: they count for none of the per-host checks.
 func AuditRequests(f *Farm, reqs []Request, opts AuditOptions) *Report {
@@ -246,6 +264,9 @@ func AuditRequests(f *Farm, reqs []Request, opts AuditOptions) *Report {
 				rep.RobotsRequests++
 			} else {
 				fetched[u]++
+				if e.icons[u] {
+					rep.Icons++
+				}
 				if e.state[h] == robotsUnreachable {
 					rep.Violations = append(rep.Violations, Violation{Kind: KindUnreachable, Host: h, Path: r.Path})
 				}
@@ -302,7 +323,7 @@ func AuditRequests(f *Farm, reqs []Request, opts AuditOptions) *Report {
 		}
 	}
 	for _, u := range urls {
-		if !e.pages[u] {
+		if !e.pages[u] && !e.icons[u] {
 			rep.Unexpected = append(rep.Unexpected, u)
 		}
 	}
@@ -326,9 +347,30 @@ func AuditRequests(f *Farm, reqs []Request, opts AuditOptions) *Report {
 			Detail: fmt.Sprintf("coverage %.4f below %.4f: %d of %d expected URLs missing", rep.Coverage, opts.MinCoverage, len(rep.Missing), len(e.pages))})
 	}
 
+	// Host icons.
+	for u := range e.icons {
+		if fetched[u] == 0 {
+			rep.MissingIcons = append(rep.MissingIcons, u)
+		}
+	}
+	sort.Strings(rep.MissingIcons)
+	if opts.Icons {
+		for _, u := range rep.MissingIcons {
+			h, p := splitKey(u)
+			rep.Violations = append(rep.Violations, Violation{Kind: KindIcon, Host: h, Path: p, Detail: "host icon not fetched"})
+		}
+	}
+
 	// Ideal time.
+	icons := make(map[string]int)
+	if opts.Icons {
+		for u := range e.icons {
+			h, _ := splitKey(u)
+			icons[h]++
+		}
+	}
 	for _, s := range f.sites {
-		if n := e.perHost[s.host]; n > 1 {
+		if n := e.perHost[s.host] + icons[s.host]; n > 1 {
 			rep.IdealTime = max(rep.IdealTime, time.Duration(n-1)*max(s.Delay, opts.MinDelay))
 		}
 	}

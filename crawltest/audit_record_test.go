@@ -149,3 +149,65 @@ func TestAuditRobotsRedirect(t *testing.T) {
 		t.Errorf("violation kinds:\n\tgot  %v\n\twant %v\n%v", got, want, r.Violations)
 	}
 }
+
+// TestAuditIcons: host icons are counted apart from pages, never unexpected,
+// held to robots.txt first, the gap, robots.txt's rules and duplicates like any
+// request, and each one missing is a violation with AuditOptions.Icons.
+func TestAuditIcons(t *testing.T) {
+	const ms = time.Millisecond
+	f := startFarm(t,
+		Site{Host: "icon.test", Icon: true, Robots: &Robots{Body: "User-agent: *\nAllow: /\n"}, Pages: map[string]*Page{"/": {}}},
+		Site{Host: "plain.test", Pages: map[string]*Page{"/": {}}},
+		Site{Host: "blocked.test", Robots: &Robots{Body: "User-agent: *\nDisallow: /favicon.ico\n"},
+			Pages: map[string]*Page{"/": {}, "/favicon.ico": {Disallowed: true}}},
+	)
+	polite := []step{
+		{"icon.test", "/robots.txt", 0, ms}, {"icon.test", "/", 100 * ms, ms}, {"icon.test", "/favicon.ico", 200 * ms, ms},
+		{"plain.test", "/robots.txt", 0, ms}, {"plain.test", "/", 100 * ms, ms}, {"plain.test", "/favicon.ico", 200 * ms, ms},
+		{"blocked.test", "/robots.txt", 0, ms}, {"blocked.test", "/", 100 * ms, ms},
+	}
+	with := func(extra ...step) []Request { return rec(append(slices.Clone(polite), extra...)...) }
+	noPlainIcon := rec(slices.Delete(slices.Clone(polite), 5, 6)...)
+	opts := AuditOptions{MinDelay: 100 * ms, MinCoverage: 1, Icons: true}
+	tests := []struct {
+		name    string
+		reqs    []Request
+		opts    AuditOptions
+		want    []Kind
+		icons   int
+		missing []string
+		unexp   []string
+	}{
+		{name: "each host's icon once", reqs: with(), opts: opts, icons: 2},
+		{name: "an icon missing", reqs: noPlainIcon, opts: opts, want: []Kind{KindIcon}, icons: 1,
+			missing: []string{"http://plain.test/favicon.ico"}},
+		{name: "an icon missing, icons not asked for", reqs: noPlainIcon, opts: AuditOptions{MinDelay: 100 * ms, MinCoverage: 1},
+			icons: 1, missing: []string{"http://plain.test/favicon.ico"}},
+		{name: "an icon too soon after the page", reqs: rec(append(slices.Clone(polite[:2]), step{"icon.test", "/favicon.ico", 150 * ms, ms})...),
+			opts: AuditOptions{MinDelay: 100 * ms}, want: []Kind{KindGap}, icons: 1, missing: []string{"http://plain.test/favicon.ico"}},
+		{name: "an icon while the page is served", reqs: rec(step{"icon.test", "/robots.txt", 0, ms}, step{"icon.test", "/", 100 * ms, 50 * ms},
+			step{"icon.test", "/favicon.ico", 120 * ms, ms}), opts: AuditOptions{}, want: []Kind{KindOverlap}, icons: 1,
+			missing: []string{"http://plain.test/favicon.ico"}},
+		{name: "an icon before robots.txt", reqs: rec(step{"icon.test", "/favicon.ico", 0, ms}, step{"icon.test", "/robots.txt", 100 * ms, ms}),
+			want: []Kind{KindRobotsFirst}, icons: 1, missing: []string{"http://plain.test/favicon.ico"}},
+		{name: "an icon robots.txt forbids", reqs: with(step{"blocked.test", "/favicon.ico", 200 * ms, ms}), opts: opts,
+			want: []Kind{KindDisallowed}, icons: 2, unexp: []string{"http://blocked.test/favicon.ico"}},
+		{name: "an icon twice", reqs: with(step{"icon.test", "/favicon.ico", 300 * ms, ms}), opts: opts,
+			want: []Kind{KindDuplicate}, icons: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := AuditRequests(f, tt.reqs, tt.opts)
+			if got := kinds(r.Violations); !slices.Equal(got, tt.want) {
+				t.Errorf("violation kinds:\n\tgot  %v\n\twant %v\n%v", got, tt.want, r.Violations)
+			}
+			if r.Icons != tt.icons || !slices.Equal(r.MissingIcons, tt.missing) || !slices.Equal(r.Unexpected, tt.unexp) {
+				t.Errorf("Icons %d, MissingIcons %q, Unexpected %q: want %d, %q, %q", r.Icons, r.MissingIcons, r.Unexpected, tt.icons, tt.missing, tt.unexp)
+			}
+		})
+	}
+	// The icon counts in the ideal time of a crawler that fetches it.
+	if without, with := AuditRequests(f, with(), AuditOptions{MinDelay: 100 * ms}), AuditRequests(f, with(), opts); without.IdealTime != 100*ms || with.IdealTime != 200*ms {
+		t.Errorf("IdealTime %v without Icons, %v with: want 100ms, 200ms", without.IdealTime, with.IdealTime)
+	}
+}

@@ -15,6 +15,10 @@
 // host, nothing disallowed, nothing on a host whose robots.txt is
 // unreachable, the delay between request starts, one request in flight per
 // host, nothing reachable only through nofollow, coverage and duplicates.
+// A browser-like crawler also asks each host once for its /favicon.ico, which
+// a site serves ([Site.Icon]) or answers 404: [Farm.ExpectedIcons] lists those
+// requests, which the audit counts apart from pages and holds to the same
+// politeness.
 //
 // crawltest is an independent judge: it imports nothing of this module and
 // does not parse robots.txt. The test author marks what robots.txt forbids

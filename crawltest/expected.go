@@ -20,12 +20,21 @@ const (
 // robots.txt (RFC 9309 section 2.3.1.2: at least five).
 const maxRobotsRedirects = 5
 
+// iconPath is where a browser asks every host for its icon.
+const iconPath = "/favicon.ico"
+
+// maxIconRedirects is how many redirects of a host icon a browser-like
+// crawler is expected to follow (browsers follow twenty; five is fetch's
+// usual bound, and no farm needs more).
+const maxIconRedirects = 5
+
 // expectation is what a correct crawler does on the farm, computed once.
 type expectation struct {
 	pages        map[string]bool        // URLs fetched, robots.txt excluded
 	robots       map[string]bool        // robots.txt URLs and their redirect targets
 	exempt       map[string]bool        // redirect targets of another host's robots.txt
 	nofollowOnly map[string]bool        // URLs reachable only through nofollow
+	icons        map[string]bool        // host icons and their redirect targets, not in pages
 	state        map[string]robotsState // by host
 	perHost      map[string]int         // expected requests by host, robots.txt included
 }
@@ -60,6 +69,7 @@ func (f *Farm) computeExpectation() *expectation {
 			e.nofollowOnly[u] = true
 		}
 	}
+	e.icons = f.icons(e)
 	for _, s := range f.sites {
 		e.perHost[s.host]++ // robots.txt
 	}
@@ -209,6 +219,39 @@ func (f *Farm) reach(e *expectation, nofollow bool) map[string]bool {
 	return fetched
 }
 
+// icons returns the host icons a browser-like crawler fetches, besides e.pages:
+// the /favicon.ico of every host where it fetches a 2xx HTML page (not a
+// sitemap), unless robots.txt forbids it, and the targets of its redirects.
+func (f *Farm) icons(e *expectation) map[string]bool {
+	icons := make(map[string]bool)
+	for u := range e.pages {
+		h, path := splitKey(u)
+		if p := f.hosts[h].pages[path]; p == nil || p.Sitemap || pageStatus(p)/100 != 2 || !isHTML(p.ContentType) {
+			continue
+		}
+		path = iconPath
+		for range maxIconRedirects + 1 {
+			k, s := urlKey(h, path), f.hosts[h]
+			if s == nil || e.pages[k] || icons[k] || e.state[h] == robotsUnreachable {
+				break
+			}
+			p := s.pages[path]
+			if p != nil && p.Disallowed {
+				break
+			}
+			icons[k] = true
+			if p == nil || pageStatus(p)/100 != 3 || p.RedirectTo == "" {
+				break
+			}
+			var ok bool
+			if h, path, ok = resolve(h, path, p.RedirectTo); !ok {
+				break
+			}
+		}
+	}
+	return icons
+}
+
 // isHTML reports whether a Content-Type ("" meaning the default) is HTML.
 func isHTML(ctype string) bool {
 	if ctype == "" {
@@ -235,9 +278,22 @@ func isHTML(ctype string) bool {
 //     hosts outside the farm.
 //
 // Pages reachable only through a disallowed page are not expected either.
+// Host icons no page links to are not pages: [Farm.ExpectedIcons] lists them.
 // The map is new on every call.
 func (f *Farm) Expected() map[string]bool {
 	return cloneSet(f.expectation().pages)
+}
+
+// ExpectedIcons returns the host icons a browser-like crawler fetches besides
+// [Farm.Expected], in canonical form: a browser asks a host for /favicon.ico
+// for its tab when a page names no icon, and a replay tool asks the archive for
+// it whatever the page names, so such a crawler fetches it once for every host
+// where it fetches a 2xx HTML page (not a sitemap), whether it answers (see
+// [Site.Icon]) or not, and follows its redirects. An icon robots.txt forbids
+// (a "/favicon.ico" page marked Disallowed) is left out, and so is one a page
+// links to, which Expected has. The map is new on every call.
+func (f *Farm) ExpectedIcons() map[string]bool {
+	return cloneSet(f.expectation().icons)
 }
 
 // ExpectedRobots returns the robots.txt URLs a correct crawler fetches at

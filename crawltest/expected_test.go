@@ -65,6 +65,18 @@ func TestExpectedDemo(t *testing.T) {
 	if got := sortedKeys(f.ExpectedRobots()); !slices.Equal(got, wantRobots) {
 		t.Errorf("ExpectedRobots():\n\tgot  %q\n\twant %q", got, wantRobots)
 	}
+	// The hosts of a 2xx HTML page: not down.test (robots.txt 503), busy.test
+	// (429); none serves an icon.
+	wantIcons := []string{
+		"http://blog.test/favicon.ico",
+		"http://moved.test/favicon.ico",
+		"http://news.test/favicon.ico",
+		"http://shop.test/favicon.ico",
+		"http://static.test/favicon.ico",
+	}
+	if got := sortedKeys(f.ExpectedIcons()); !slices.Equal(got, wantIcons) {
+		t.Errorf("ExpectedIcons():\n\tgot  %q\n\twant %q", got, wantIcons)
+	}
 	wantNoFollow := []string{
 		"http://news.test/ads/tracker.html",
 		"http://news.test/sport/scores.html",
@@ -72,5 +84,34 @@ func TestExpectedDemo(t *testing.T) {
 	}
 	if got := sortedKeys(f.NoFollowOnly()); !slices.Equal(got, wantNoFollow) {
 		t.Errorf("NoFollowOnly():\n\tgot  %q\n\twant %q", got, wantNoFollow)
+	}
+}
+
+// TestExpectedIcons: a host icon is expected where a crawler fetches a 2xx HTML
+// page, served or not, with its redirect; not where robots.txt forbids it, where
+// only a non-HTML document or an error page is fetched, nor where a page links
+// to it (then it is a page).
+func TestExpectedIcons(t *testing.T) {
+	f := startFarm(t,
+		Site{Host: "icon.test", Icon: true, Pages: map[string]*Page{"/": {Links: []string{"http://feed.test/"}}}},
+		Site{Host: "plain.test", Pages: map[string]*Page{"/": {}}},
+		Site{Host: "blocked.test", Robots: &Robots{Body: "User-agent: *\nDisallow: /favicon.ico\n"}, Icon: true,
+			Pages: map[string]*Page{"/": {}, "/favicon.ico": {Disallowed: true}}},
+		Site{Host: "moved.test", Pages: map[string]*Page{"/": {}, "/favicon.ico": {RedirectTo: "http://icon.test/img/icon.ico"}}},
+		Site{Host: "feed.test", Pages: map[string]*Page{"/": {ContentType: "text/plain", Body: "no page"}}},
+		Site{Host: "error.test", Pages: map[string]*Page{"/": {Status: 500}}},
+		Site{Host: "linked.test", Icon: true, Pages: map[string]*Page{"/": {Links: []string{"/favicon.ico"}}}},
+	)
+	want := []string{
+		"http://icon.test/favicon.ico",
+		"http://icon.test/img/icon.ico",
+		"http://moved.test/favicon.ico",
+		"http://plain.test/favicon.ico",
+	}
+	if got := sortedKeys(f.ExpectedIcons()); !slices.Equal(got, want) {
+		t.Errorf("ExpectedIcons():\n\tgot  %q\n\twant %q", got, want)
+	}
+	if !f.Expected()["http://linked.test/favicon.ico"] {
+		t.Errorf("Expected() lacks the icon a page links to: %q", sortedKeys(f.Expected()))
 	}
 }

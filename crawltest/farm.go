@@ -141,6 +141,9 @@ func newSite(in Site) (*site, error) {
 			s.bombs[normPath(p)] = renderBomb(s, p, pg)
 		}
 	}
+	if in.Icon && s.pages[iconPath] == nil {
+		s.pages[iconPath] = icon()
+	}
 	if l := in.Login; l != nil && (l.User == "" || !strings.HasPrefix(l.path(), "/") || l.BasicPrefix != "" && !strings.HasPrefix(l.BasicPrefix, "/")) {
 		return nil, fmt.Errorf("crawltest: site %q: a login needs a user, and paths starting with /", in.Host)
 	}

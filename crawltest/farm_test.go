@@ -114,6 +114,42 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeIcon: a site with Icon serves /favicon.ico as an ICO file, one
+// without answers 404, and a page at /favicon.ico wins over Icon.
+func TestServeIcon(t *testing.T) {
+	pages := map[string]*Page{"/": {}}
+	f := startFarm(t,
+		Site{Host: "icon.test", Icon: true, Pages: pages},
+		Site{Host: "plain.test", Pages: map[string]*Page{"/": {}}},
+		Site{Host: "own.test", Icon: true, Pages: map[string]*Page{"/favicon.ico": {ContentType: "image/png", Body: "own"}}},
+	)
+	for _, tt := range []struct {
+		host, ctype string
+		status      int
+		prefix      string
+	}{
+		{"icon.test", "image/x-icon", 200, "\x00\x00\x01\x00"},
+		{"plain.test", "text/html; charset=utf-8", 404, "<!DOCTYPE html>"},
+		{"own.test", "image/png", 200, "own"},
+	} {
+		resp, err := f.Client().Get("http://" + tt.host + "/favicon.ico")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != tt.ctype || !strings.HasPrefix(string(body), tt.prefix) {
+			t.Errorf("%s/favicon.ico: %d %q %q…; want %d %q %q…", tt.host, resp.StatusCode, resp.Header.Get("Content-Type"), body[:min(len(body), 8)], tt.status, tt.ctype, tt.prefix)
+		}
+	}
+	if _, ok := pages["/favicon.ico"]; ok {
+		t.Error("Icon changed the site's Pages")
+	}
+}
+
 func TestRecord(t *testing.T) {
 	f := startFarm(t, DemoSites()...)
 	get(t, f, "http://News.Test/world.html?x=1", "politecrawl/0.1", "")

@@ -46,6 +46,10 @@ type GenerateOptions struct {
 	// pages, declared in robots.txt; 0 means none.
 	SitemapEvery int
 
+	// IconEvery gives every Nth host an icon at /favicon.ico (Site.Icon); the
+	// others answer 404 there. 0 means none.
+	IconEvery int
+
 	// Latency is each site's Latency.
 	Latency time.Duration
 
@@ -91,7 +95,8 @@ func Generate(opts GenerateOptions) []Site {
 	extra := max(opts.LinksPerPage-branch, 0)
 	sites := make([]Site, hosts)
 	for h := range sites {
-		s := Site{Host: names[h], Pages: make(map[string]*Page, pages+1), Latency: opts.Latency}
+		s := Site{Host: names[h], Pages: make(map[string]*Page, pages+1), Latency: opts.Latency,
+			Icon: opts.IconEvery > 0 && (h+1)%opts.IconEvery == 0}
 		robots := "User-agent: *\nDisallow: /private/\n"
 		if opts.CrawlDelayEvery > 0 && (h+1)%opts.CrawlDelayEvery == 0 {
 			s.Delay = delay

@@ -22,7 +22,8 @@ import (
 // robots.txt with github.com/temoto/robotstxt (a test oracle), HTML with
 // golang.org/x/net/html and sitemaps with encoding/xml: none of the farm's
 // code. It fetches one URL at a time per host and counts each host's delay
-// from the end of the previous response.
+// from the end of the previous response. As a browser does, it asks each host
+// it fetches an HTML page from for its /favicon.ico.
 type politeClient struct {
 	farm     *Farm
 	client   *http.Client
@@ -296,6 +297,8 @@ func (c *politeClient) fetch(ctx context.Context, host, u string, isSitemap bool
 			res.sitemaps = append(res.sitemaps, strings.TrimSpace(e.Loc))
 		}
 	case strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html"):
+		// A requisite, not a link: nofollow does not keep it.
+		res.found = append(res.found, "http://"+host+"/favicon.ico")
 		if strings.Contains(strings.ToLower(resp.Header.Get("X-Robots-Tag")), "nofollow") {
 			break
 		}
@@ -360,12 +363,15 @@ func TestPoliteClientPassesDemo(t *testing.T) {
 	if err := c.crawl(ctx, f.Seeds()); err != nil {
 		t.Fatal(err)
 	}
-	rep := Audit(f, AuditOptions{Agent: DemoAgent, MinDelay: minDelay, Tolerance: time.Millisecond, MinCoverage: 1})
+	rep := Audit(f, AuditOptions{Agent: DemoAgent, MinDelay: minDelay, Tolerance: time.Millisecond, MinCoverage: 1, Icons: true})
 	if err := rep.Err(); err != nil {
 		t.Fatalf("%v\nmissing %q\nunexpected %q", err, rep.Missing, rep.Unexpected)
 	}
 	if rep.Coverage != 1 || rep.Duplicates != 0 || len(rep.Unexpected) != 0 {
 		t.Errorf("coverage %v, duplicates %d, unexpected %q: want 1, 0, none", rep.Coverage, rep.Duplicates, rep.Unexpected)
+	}
+	if want := len(f.ExpectedIcons()); rep.Icons != want || len(rep.MissingIcons) != 0 {
+		t.Errorf("Icons = %d, missing %q: want %d, none", rep.Icons, rep.MissingIcons, want)
 	}
 	if rep.SmallestGapRatio < 1 {
 		t.Errorf("SmallestGapRatio = %v, want >= 1", rep.SmallestGapRatio)

@@ -35,6 +35,7 @@ func RequisiteSites(font []byte) []Site {
 		{
 			Host:   "assets.test",
 			Robots: &Robots{Body: "User-agent: *\nDisallow: /private/\n"},
+			Icon:   true,
 			Pages: map[string]*Page{
 				"/": {
 					Body: `<!DOCTYPE html>
@@ -103,7 +104,6 @@ document.body.appendChild(p);
 				},
 				"/fonts/body.ttf":     {ContentType: "font/ttf", Body: string(font)},
 				"/favicon.png":        img(16, 16),
-				"/favicon.ico":        icon(),
 				"/img/photo.png":      img(40, 30),
 				"/img/photo-2x.png":   img(80, 60),
 				"/img/wide.png":       img(60, 20),
@@ -120,10 +120,10 @@ document.body.appendChild(p);
 		{
 			Host:   "cdn.test",
 			Robots: &Robots{Body: "User-agent: *\nAllow: /\n"},
+			Icon:   true,
 			Pages: map[string]*Page{
-				"/":            {Body: "<!DOCTYPE html><title>cdn</title>"},
-				"/logo.png":    {ContentType: "image/png", Body: string(pngImage(50, 25))},
-				"/favicon.ico": icon(),
+				"/":         {Body: "<!DOCTYPE html><title>cdn</title>"},
+				"/logo.png": {ContentType: "image/png", Body: string(pngImage(50, 25))},
 			},
 		},
 	}
@@ -198,7 +198,6 @@ body { font-family: "Body", serif; background: url(bg.png) repeat-x; }
 			"/static/font.woff2":  {ContentType: "font/woff2", Body: "wOF2 the bytes of a font"},
 			"/static/app.js":      {ContentType: "text/javascript", Body: "document.body.dataset.ready = 1;\n"},
 			"/private/banner.png": {ContentType: "image/png", Body: img, Disallowed: true},
-			"/favicon.ico":        icon(),
 		}
 		name := func(i int) string {
 			if i == 0 {
@@ -222,7 +221,7 @@ body { font-family: "Body", serif; background: url(bg.png) repeat-x; }
 			ps[fmt.Sprintf("/img/p%d.png", i)] = &Page{ContentType: "image/png", Body: img}
 			ps[fmt.Sprintf("/img/p%d-2x.png", i)] = &Page{ContentType: "image/png", Body: img2x}
 		}
-		sites = append(sites, Site{Host: host, Robots: &Robots{Body: "User-agent: *\nDisallow: /private/\n"}, Pages: ps})
+		sites = append(sites, Site{Host: host, Robots: &Robots{Body: "User-agent: *\nDisallow: /private/\n"}, Pages: ps, Icon: true})
 	}
 	sites = append(sites, Site{
 		Host:   "cdn.test",

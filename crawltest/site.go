@@ -46,6 +46,13 @@ type Site struct {
 	// Login, when set, puts the site's pages behind a login (see [Login]).
 	// Expected assumes the crawler is logged in.
 	Login *Login
+
+	// Icon makes /favicon.ico answer a small icon (an ICO file holding one
+	// 16×16 PNG image), as most sites do; false leaves it 404, as on many
+	// others. A page in Pages at "/favicon.ico" takes precedence. A browser
+	// asks every host for its /favicon.ico, and a browser-like crawler fetches
+	// it once per host whether it answers or not ([Farm.ExpectedIcons]).
+	Icon bool
 }
 
 // Robots describes a site's /robots.txt.

@@ -71,7 +71,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	if err := runEngine(ctx, m, cfg, *progress); err != nil {
 		return err
 	}
-	report := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: *delay})
+	report := crawltest.Audit(farm, crawltest.AuditOptions{Agent: "politecrawl", MinDelay: *delay, Icons: true})
 	fmt.Fprintf(m.Stdout, "audit: %d requests, coverage %.0f%%, politeness efficiency %.2f, smallest gap/allowed %.2f, violations %d\n",
 		report.Requests, 100*report.Coverage, report.Efficiency(), report.SmallestGapRatio, len(report.Violations))
 	for _, v := range report.Violations {
