@@ -74,8 +74,8 @@ func TestAuditFarmCrawl(t *testing.T) {
 			retried = h.Requests
 		}
 	}
-	if retried != 1+4+4 {
-		t.Errorf("busy.test: %d requests in the WARC files, want 9 (robots.txt, 4 pages, 4 busy answers)", retried)
+	if retried != 1+4+4+1 {
+		t.Errorf("busy.test: %d requests in the WARC files, want 10 (robots.txt, 4 pages, 4 busy answers, /favicon.ico)", retried)
 	}
 	t.Logf("audit: %d records, %d exchanges, %d hosts; server: %d requests, smallest gap ratio %.2f",
 		rep.Records, rep.Exchanges, len(rep.Hosts), server.Requests, server.SmallestGapRatio)

@@ -18,10 +18,10 @@ func TestCaptureReport(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		farm := startFarm(t, crawltest.RequisiteFarm(hosts, pages))
 		dir := t.TempDir()
-		cfg := withIcons(testConfig(farm, dir))
+		cfg := testConfig(farm, dir)
 		cfg.Requisites.Enabled = on
 		runCrawl(t, cfg)
-		auditOK(t, farm, 0)
+		auditCrawl(t, farm, 0, on)
 		kinds, err := capture.ParseKinds(cfg.Requisites.Kinds)
 		if err != nil {
 			t.Fatal(err)
@@ -76,7 +76,7 @@ func TestCaptureReport(t *testing.T) {
 func TestCaptureReportSites(t *testing.T) {
 	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	runCrawl(t, cfg)
 	kinds, err := capture.ParseKinds(cfg.Requisites.Kinds)
 	if err != nil {

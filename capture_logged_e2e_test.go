@@ -20,7 +20,7 @@ func TestCaptureLoggedAgrees(t *testing.T) {
 	sites[0].Pages["/img/narrow.png"].Status = 404
 	farm := startFarm(t, sites)
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	cfg.Workers = 1
 	cfg.Requisites.MaxPerPage = 10 // the front page names 12 of the kinds fetched
 	check := func(stage string) (*capture.Logged, *capture.Report) {

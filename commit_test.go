@@ -1,12 +1,11 @@
 package crawl
 
 import (
-	"bytes"
 	"context"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +22,7 @@ import (
 func commitFarm(t *testing.T) *crawltest.Farm {
 	t.Helper()
 	farm, err := crawltest.Start(crawltest.Generate(crawltest.GenerateOptions{
-		Seed: 7, Hosts: 6, PagesPerHost: 15, LinksPerPage: 5, PageSize: 2 << 10, CrossHostLinks: 0.2,
+		Seed: 7, Hosts: 6, PagesPerHost: 15, LinksPerPage: 5, PageSize: 2 << 10, CrossHostLinks: 0.2, IconEvery: 2,
 	})...)
 	if err != nil {
 		t.Fatal(err)
@@ -40,9 +39,6 @@ func commitConfig(farm *crawltest.Farm, dir string) config.Config {
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = farm.Resolve()
 	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
-	// No host's /favicon.ico: the tests count pages.jsonl lines as pages (see
-	// withoutIcon in e2e_test.go).
-	cfg.Requisites.Kinds = slices.DeleteFunc(slices.Clone(cfg.Requisites.Kinds), func(k string) bool { return k == "icon" })
 	return cfg
 }
 
@@ -73,14 +69,28 @@ func TestOneWaitPerPage(t *testing.T) {
 	if !sum.Complete || len(sum.Skipped) > 0 {
 		t.Fatalf("want a complete crawl with nothing skipped:\n%s", sum)
 	}
-	b, err := os.ReadFile(filepath.Join(cfg.DataDir, "pages.jsonl"))
+	pages, icons := map[string]int{}, map[string]int{}
+	f, err := os.Open(filepath.Join(cfg.DataDir, "pages.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := int64(bytes.Count(b, []byte{'\n'}))
-	if lines != int64(len(farm.Expected())) {
-		t.Fatalf("%d pages.jsonl lines, the farm has %d pages", lines, len(farm.Expected()))
+	defer f.Close()
+	err = storage.ReadPages(f, func(p *storage.Page) error {
+		if p.Requisite == "icon" {
+			icons[p.URL]++
+		} else {
+			pages[p.URL]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if !onceEach(pages, farm.Expected()) || !onceEach(icons, farm.ExpectedIcons()) {
+		t.Fatalf("pages.jsonl lines of pages %v, of host icons %v: want one for each of the farm's %d pages and %d host icons",
+			pages, icons, len(farm.Expected()), len(farm.ExpectedIcons()))
+	}
+	lines := int64(len(pages) + len(icons))
 	ws := c.warc.Stats()
 	writers := ws.Waits + c.pages.SyncStats().Waits + c.skipped.SyncStats().Waits
 	if writers != uint64(ws.Robots) {
@@ -174,7 +184,7 @@ func TestCrashBetweenStorageAndCommit(t *testing.T) {
 		count[u]++
 	}
 	twice := 0
-	for u := range farm.Expected() {
+	for u := range union(farm.Expected(), farm.ExpectedIcons()) {
 		switch n := count[u]; {
 		case n == 0:
 			t.Errorf("%s: no pages.jsonl line after the resume", u)
@@ -188,6 +198,23 @@ func TestCrashBetweenStorageAndCommit(t *testing.T) {
 		t.Errorf("%d URLs fetched twice: want the leases of the cut commit, at least 1 and at most %d workers", twice, cfg.Workers)
 	}
 	checkLinesWhole(t, snap)
+}
+
+// onceEach reports whether lines has one line for each URL of want, and no other.
+func onceEach(lines map[string]int, want map[string]bool) bool {
+	for u, n := range lines {
+		if n != 1 || !want[u] {
+			return false
+		}
+	}
+	return len(lines) == len(want)
+}
+
+// union returns the URLs of a and b.
+func union(a, b map[string]bool) map[string]bool {
+	u := maps.Clone(a)
+	maps.Copy(u, b)
+	return u
 }
 
 // pageURLs returns the URL of every pages.jsonl line in dir, in order.

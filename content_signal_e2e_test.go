@@ -19,6 +19,7 @@ func signalSites() []crawltest.Site {
 		{
 			Host:   "signal.test",
 			Robots: &crawltest.Robots{Body: "User-agent: *\nContent-Signal: ai-train=no, search=yes, ai-input=no\nAllow: /\n"},
+			Icon:   true,
 			Pages:  map[string]*crawltest.Page{"/": {Links: []string{"/a.html"}}, "/a.html": {}},
 		},
 		{Host: "plain.test", Pages: map[string]*crawltest.Page{"/": {}}},
@@ -45,8 +46,8 @@ func TestCrawlContentSignalRecorded(t *testing.T) {
 		}
 	}
 	warc := readWARCs(t, filepath.Join(dir, "warc"))
-	if n := strings.Count(warc, "robots-content-signal: ai-input=no, ai-train=no, search=yes\r\n"); n != 2 {
-		t.Errorf("%d metadata records carry the signal, want 2 (the pages of signal.test)", n)
+	if n := strings.Count(warc, "robots-content-signal: ai-input=no, ai-train=no, search=yes\r\n"); n != 3 {
+		t.Errorf("%d metadata records carry the signal, want 3 (the pages of signal.test and its /favicon.ico)", n)
 	}
 }
 

@@ -2,9 +2,9 @@ package crawl_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +31,10 @@ func farmSites() []crawltest.Site {
 		{
 			// A group for our agent (and a stricter * group that must not apply), longest
 			// match with an allow inside a disallow, an end anchor, percent-encoded rules,
-			// a redirect, a 404, a nofollow page and a rel=nofollow link.
+			// a redirect, a 404, a nofollow page and a rel=nofollow link; an icon
+			// at /favicon.ico, which the other hosts answer 404 (but maps.test).
 			Host: "news.test",
+			Icon: true,
 			Robots: &crawltest.Robots{Body: "User-agent: *\nDisallow: /\n\n" +
 				"User-agent: PoliteCrawl\nDisallow: /private/\nAllow: /private/public.html\n" +
 				"Disallow: /*.pdf$\nDisallow: /caf%C3%A9/\nDisallow: /a%2fb\n"},
@@ -111,6 +113,7 @@ func farmSites() []crawltest.Site {
 			// A page reachable only through the sitemap robots.txt lists, through a
 			// gzip-compressed sitemap index.
 			Host:     "maps.test",
+			Icon:     true,
 			Robots:   &crawltest.Robots{Body: "User-agent: *\nAllow: /\n"},
 			Sitemaps: []string{"http://maps.test/sitemap-index.xml.gz"},
 			Pages: map[string]*crawltest.Page{
@@ -144,25 +147,31 @@ func farmConfig(seeds []string, resolve map[string]string, dir string) config.Co
 	cfg.Robots.UnreachableRetry = config.Duration(10 * time.Millisecond)
 	cfg.Network.AllowPrivate = true
 	cfg.Network.Resolve = resolve
-	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds)
 	return cfg
 }
 
-// withoutIcon returns kinds without "icon". Icons take every host's /favicon.ico
-// (extract.HostIcon): one more request and one more pages.jsonl line on every
-// farm host, named by none of its pages, which the tests of pages, politeness,
-// limits and recovery that count requests and lines exactly would each have to
-// expect. farmConfig leaves icons out for them; the tests of requisites, the
-// capture report and recrawls of requisites put them back (withIcons), and
-// TestCrawlHostIcon tests the host's icon itself.
-func withoutIcon(kinds []string) []string {
-	return slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == "icon" })
+// pageLines reads the pages.jsonl file at path and parts its lines: those of pages
+// and sitemaps, and those of page requisites (a "requisite" kind), such as every
+// host's /favicon.ico.
+func pageLines(t *testing.T, path string) (pages, requisites []map[string]any) {
+	t.Helper()
+	for _, l := range readJSONL(t, path) {
+		if _, ok := l["requisite"]; ok {
+			requisites = append(requisites, l)
+		} else {
+			pages = append(pages, l)
+		}
+	}
+	return pages, requisites
 }
 
-// withIcons returns cfg with requisites.kinds the default, icons included.
-func withIcons(cfg config.Config) config.Config {
-	cfg.Requisites.Kinds = slices.Clone(config.DefaultRequisiteKinds)
-	return cfg
+// urlsOf returns the "url" of each line.
+func urlsOf(lines []map[string]any) []string {
+	urls := make([]string, len(lines))
+	for i, l := range lines {
+		urls[i] = fmt.Sprint(l["url"])
+	}
+	return urls
 }
 
 func startFarm(t *testing.T, sites []crawltest.Site) *crawltest.Farm {
@@ -197,17 +206,30 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// auditOK audits the farm's record of a crawl with the default requisites, which
+// fetch every host's icon: see auditCrawl.
 func auditOK(t *testing.T, farm *crawltest.Farm, maxDup int) *crawltest.Report {
+	t.Helper()
+	return auditCrawl(t, farm, maxDup, true)
+}
+
+// auditCrawl audits the farm's record of a crawl: no violation, at most maxDup
+// repeated fetches, every page fetched, and with icons every host icon of
+// crawltest.Farm.ExpectedIcons, without none.
+func auditCrawl(t *testing.T, farm *crawltest.Farm, maxDup int, icons bool) *crawltest.Report {
 	t.Helper()
 	r := crawltest.Audit(farm, crawltest.AuditOptions{
 		Agent: "politecrawl", MinDelay: testDelay, Tolerance: time.Millisecond,
-		MaxDuplicates: maxDup, MinCoverage: 1,
+		MaxDuplicates: maxDup, MinCoverage: 1, Icons: icons,
 	})
 	if err := r.Err(); err != nil {
 		t.Errorf("audit: %v", err)
 	}
 	if r.Coverage != 1 {
 		t.Errorf("coverage %.3f, missing %v", r.Coverage, r.Missing)
+	}
+	if !icons && r.Icons > 0 {
+		t.Errorf("%d host icons fetched, want none", r.Icons)
 	}
 	return r
 }
@@ -235,14 +257,19 @@ func TestCrawlFarm(t *testing.T) {
 		t.Errorf("storage wait %v, frontier wait %v over %d pages: want both counted", sum.StorageWait, sum.FrontierWait, sum.Pages)
 	}
 
-	// pages.jsonl has one whole line per page and sitemap response, and each points
-	// into a WARC file that exists.
-	lines := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
+	// pages.jsonl has one whole line per page and sitemap response, one per host
+	// icon (a requisite), and each points into a WARC file that exists.
+	lines, requisites := pageLines(t, filepath.Join(dir, "pages.jsonl"))
 	if int64(len(lines)) != sum.Pages {
-		t.Errorf("pages.jsonl has %d lines, summary counts %d pages", len(lines), sum.Pages)
+		t.Errorf("pages.jsonl has %d lines of pages, summary counts %d pages", len(lines), sum.Pages)
+	}
+	icons := farm.ExpectedIcons()
+	if int64(len(requisites)) != sum.Requisites || len(requisites) != len(icons) || r.Icons != len(icons) {
+		t.Errorf("pages.jsonl has %d lines of requisites, summary counts %d, the farm answered %d host icons; want the %d host icons",
+			len(requisites), sum.Requisites, r.Icons, len(icons))
 	}
 	byURL := map[string]map[string]any{}
-	for _, l := range lines {
+	for _, l := range append(lines, requisites...) {
 		byURL[l["url"].(string)] = l
 		warc, _ := l["warc_file"].(string)
 		if _, err := os.Stat(filepath.Join(dir, "warc", warc)); err != nil {
@@ -257,6 +284,12 @@ func TestCrawlFarm(t *testing.T) {
 	}
 	if _, ok := byURL["http://news.test/private/x.html"]; ok {
 		t.Errorf("a disallowed page is in pages.jsonl")
+	}
+	// news.test serves an icon, shop.test none.
+	for u, status := range map[string]float64{"http://news.test/favicon.ico": 200, "http://shop.test/favicon.ico": 404} {
+		if l := byURL[u]; l == nil || l["requisite"] != "icon" || l["status"] != status {
+			t.Errorf("pages.jsonl line of %s: %v; want requisite icon, status %v", u, l, status)
+		}
 	}
 }
 

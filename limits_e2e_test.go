@@ -31,8 +31,9 @@ func TestCrawlTimeLimit(t *testing.T) {
 	farm := startFarm(t, []crawltest.Site{{Host: "slow.test", Pages: pages}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
-	// One host at 100ms a request needs at least 3s for its 32 requests: a limit of
-	// 300ms always ends the run first, however fast the machine.
+	// One host at 100ms a request needs at least 3.2s for its 33 requests (robots.txt,
+	// 31 pages, its /favicon.ico): a limit of 300ms always ends the run first, however
+	// fast the machine.
 	cfg.Politeness.MinDelay = config.Duration(100 * time.Millisecond)
 	cfg.Scope.MaxDuration = config.Duration(300 * time.Millisecond)
 	sum := runCrawl(t, cfg)
@@ -40,15 +41,19 @@ func TestCrawlTimeLimit(t *testing.T) {
 		t.Fatalf("first run: TimeLimitReached %v Complete %v Queued %d Staged %d, want true, false, >0, 0\n%s",
 			sum.TimeLimitReached, sum.Complete, sum.Queued, sum.Staged, sum)
 	}
-	first := len(readJSONL(t, filepath.Join(dir, "pages.jsonl")))
+	first, _ := pageLines(t, filepath.Join(dir, "pages.jsonl"))
 	cfg.Scope.MaxDuration = 0
 	cfg.Politeness.MinDelay = config.Duration(testDelay)
 	sum = runCrawl(t, cfg)
 	if !sum.Complete || sum.TimeLimitReached {
 		t.Fatalf("second run: Complete %v TimeLimitReached %v, want true, false\n%s", sum.Complete, sum.TimeLimitReached, sum)
 	}
-	if n := len(readJSONL(t, filepath.Join(dir, "pages.jsonl"))); n != 31 || first >= 31 {
-		t.Errorf("pages.jsonl: %d lines after the limited run, %d after the second; want fewer than 31, then 31", first, n)
+	lines, requisites := pageLines(t, filepath.Join(dir, "pages.jsonl"))
+	if len(lines) != 31 || len(first) >= 31 {
+		t.Errorf("pages.jsonl: %d lines of pages after the limited run, %d after the second; want fewer than 31, then 31", len(first), len(lines))
+	}
+	if got := urlsOf(requisites); len(got) != 1 || got[0] != "http://slow.test/favicon.ico" {
+		t.Errorf("pages.jsonl: lines of requisites %q, want the host's /favicon.ico", got)
 	}
 	auditOK(t, farm, 0)
 }
@@ -67,12 +72,14 @@ func TestCrawlSeedsOnly(t *testing.T) {
 	cfg.Seeds = append(cfg.Seeds, "http://seeds.test/a.html")
 	cfg.Scope.MaxDepth = config.SeedsOnly
 	sum := runCrawl(t, cfg)
-	var got []string
-	for _, l := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {
-		got = append(got, fmt.Sprint(l["url"]))
-	}
+	pages, requisites := pageLines(t, filepath.Join(dir, "pages.jsonl"))
+	got := urlsOf(pages)
 	if len(got) != 2 || sum.Skipped["depth"] != 3 || !sum.Complete {
 		t.Errorf("fetched %q, skipped %v, complete %v; want the two seeds, 3 links skipped for depth", got, sum.Skipped, sum.Complete)
+	}
+	// A requisite is no link: the seeds' host icon is fetched at their depth.
+	if got := urlsOf(requisites); len(got) != 1 || got[0] != "http://seeds.test/favicon.ico" {
+		t.Errorf("requisites fetched %q, want the host's /favicon.ico", got)
 	}
 }
 

@@ -47,9 +47,14 @@ func TestCrawlMaxPagesCountsFetched(t *testing.T) {
 	} {
 		cfg.Scope.MaxPages = run.maxPages
 		sum := runCrawl(t, cfg)
-		lines := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
+		lines, requisites := pageLines(t, filepath.Join(dir, "pages.jsonl"))
 		if len(lines) != run.wantLines {
-			t.Fatalf("max_pages %d: pages.jsonl has %d lines, want %d", run.maxPages, len(lines), run.wantLines)
+			t.Fatalf("max_pages %d: pages.jsonl has %d lines of pages, want %d", run.maxPages, len(lines), run.wantLines)
+		}
+		// The host's icon, a requisite of the first page, due right after it and not
+		// counted by max_pages.
+		if got := urlsOf(requisites); len(got) != 1 || got[0] != "http://budget.test/favicon.ico" {
+			t.Fatalf("max_pages %d: pages.jsonl lines of requisites %q, want the host's /favicon.ico", run.maxPages, got)
 		}
 		if sum.Complete != run.complete || sum.LimitReached == run.complete {
 			t.Errorf("max_pages %d: Complete %v LimitReached %v, want %v and %v\n%s",
@@ -90,8 +95,10 @@ func TestCrawlMaxPagesSortsInStagedLinks(t *testing.T) {
 			}
 			st := f.Stats()
 			f.Close()
-			if st.Queued != 5 || st.Staged != 0 || st.Added != 6 {
-				t.Fatalf("frontier after the run: queued %d staged %d added %d, want 5, 0 and 6", st.Queued, st.Staged, st.Added)
+			// Added: the seed, its 5 links and the host's /favicon.ico, its requisite,
+			// fetched (max_pages counts pages).
+			if st.Queued != 5 || st.Staged != 0 || st.Added != 7 || st.DoneUncounted != 1 {
+				t.Fatalf("frontier after the run: queued %d staged %d added %d, done uncounted %d; want 5, 0, 7 and 1", st.Queued, st.Staged, st.Added, st.DoneUncounted)
 			}
 			cfg.Scope.MaxPages = 0
 			if sum := runCrawl(t, cfg); !sum.Complete || sum.Pages != 5 {

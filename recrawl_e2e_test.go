@@ -31,7 +31,7 @@ func TestRecrawl(t *testing.T) {
 		"/changing": {Changing: true},
 	}}})
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	cfg.Recrawl.Interval = config.Duration(time.Second)
 	// Run until the second round: every page archived twice. A crawl that ended
 	// after the first round (recrawl ignored) fails here.
@@ -174,7 +174,7 @@ func TestRecrawlResume(t *testing.T) {
 		"/etag": {ETag: `"e1"`},
 	}}})
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	cfg.Recrawl.Interval = config.Duration(time.Second)
 	urls := []string{"http://fresh.test/", "http://fresh.test/etag"}
 	runUntilArchived(t, cfg, urls, 1)

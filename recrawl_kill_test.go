@@ -37,11 +37,11 @@ func TestRecrawlValidatorsAfterKill(t *testing.T) {
 	}
 	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay)}
 
 	// Round 0: killed after killAt page requests, then resumed to its end.
-	killAfter(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Kinds: cfg.Requisites.Kinds}, killAt)
+	killAfter(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl}, killAt)
 	before := 0
 	for _, r := range farm.Requests() {
 		if r.Path != "/robots.txt" && r.Status == 200 {

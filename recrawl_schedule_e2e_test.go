@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,15 @@ func schedulePages() map[string]*crawltest.Page {
 		p.Size = 16 << 10
 	}
 	return pages
+}
+
+// withHostIcon returns pages and the host's /favicon.ico as the farm serves it
+// (crawltest.Site.Icon: no validators, never changed), for the schedule's model: a
+// requisite of every page, refetched on a schedule of its own as a page is.
+func withHostIcon(pages map[string]*crawltest.Page) map[string]*crawltest.Page {
+	m := maps.Clone(pages)
+	m["/favicon.ico"] = &crawltest.Page{}
+	return m
 }
 
 // modelFetch is one fetch of a page as the schedule predicts it.
@@ -195,12 +205,12 @@ func TestRecrawlSchedule(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			const host = "sched.test"
 			pages := schedulePages()
-			farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
+			farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages, Icon: true}})
 			dir := t.TempDir()
 			cfg := testConfig(farm, dir)
 			cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: mode,
 				MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
-			model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
+			model := modelSchedule(cfg.Recrawl, withHostIcon(pages), scheduleRounds)
 			for r := range scheduleRounds {
 				farm.SetRound(r)
 				want := fetchesUpTo(model, host, r)
@@ -413,19 +423,21 @@ func TestRecrawlSitemapHints(t *testing.T) {
 	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
 		MinInterval: config.Duration(time.Hour), MaxInterval: config.Duration(30 * scheduleDay)}
 	u := func(p string) string { return "http://" + host + p }
-	// Worked out by hand: / (no hint) starts at 1 day, then 1.4 and 1.96; the
-	// sitemap every day; /hourly at 1h, then 1.4h, 1.96h...; /weekly at 7 days (its
-	// changefreq wins over its lastmod), then 9.8; /lastmod at its age, 10 days,
-	// then 14; /never at 30 days.
+	// Worked out by hand: / (no hint) starts at 1 day, then 1.4 and 1.96, and so does
+	// the host's /favicon.ico (404 here), a requisite of every page with no hint
+	// either; the sitemap every day; /hourly at 1h, then 1.4h, 1.96h...; /weekly at 7
+	// days (its changefreq wins over its lastmod), then 9.8; /lastmod at its age, 10
+	// days, then 14; /never at 30 days.
+	icon := u("/favicon.ico")
 	for _, round := range []struct {
 		at   time.Duration
 		want map[string]int
 	}{
-		{0, map[string]int{u("/"): 1, u("/sitemap.xml"): 1, u("/hourly"): 1, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
-		{2 * time.Hour, map[string]int{u("/"): 1, u("/sitemap.xml"): 1, u("/hourly"): 2, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
-		{8 * scheduleDay, map[string]int{u("/"): 2, u("/sitemap.xml"): 2, u("/hourly"): 3, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 1}},
-		{11 * scheduleDay, map[string]int{u("/"): 3, u("/sitemap.xml"): 3, u("/hourly"): 4, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 2}},
-		{31 * scheduleDay, map[string]int{u("/"): 4, u("/sitemap.xml"): 4, u("/hourly"): 5, u("/weekly"): 3, u("/never"): 2, u("/lastmod"): 3}},
+		{0, map[string]int{u("/"): 1, icon: 1, u("/sitemap.xml"): 1, u("/hourly"): 1, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
+		{2 * time.Hour, map[string]int{u("/"): 1, icon: 1, u("/sitemap.xml"): 1, u("/hourly"): 2, u("/weekly"): 1, u("/never"): 1, u("/lastmod"): 1}},
+		{8 * scheduleDay, map[string]int{u("/"): 2, icon: 2, u("/sitemap.xml"): 2, u("/hourly"): 3, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 1}},
+		{11 * scheduleDay, map[string]int{u("/"): 3, icon: 3, u("/sitemap.xml"): 3, u("/hourly"): 4, u("/weekly"): 2, u("/never"): 1, u("/lastmod"): 2}},
+		{31 * scheduleDay, map[string]int{u("/"): 4, icon: 4, u("/sitemap.xml"): 4, u("/hourly"): 5, u("/weekly"): 3, u("/never"): 2, u("/lastmod"): 3}},
 	} {
 		if got := runRound(t, cfg, round.at, round.want); !mapsEqual(got, round.want) {
 			t.Fatalf("round at +%v: pages.jsonl lines per URL\n\tgot  %v\n\twant %v", round.at, got, round.want)
@@ -447,16 +459,12 @@ type recrawlJob struct {
 	DataDir string
 	Recrawl config.Recrawl
 	Offset  time.Duration
-	Kinds   []string // requisites.kinds; nil: the default
 }
 
 // config is the job's crawl configuration.
 func (j *recrawlJob) config() config.Config {
 	cfg := farmConfig(j.Seeds, j.Resolve, j.DataDir)
 	cfg.Recrawl = j.Recrawl
-	if j.Kinds != nil {
-		cfg.Requisites.Kinds = j.Kinds
-	}
 	return cfg
 }
 
@@ -491,19 +499,19 @@ func TestRecrawlKillResume(t *testing.T) {
 	}
 	const host, killRound = "sched.test", 3
 	pages := schedulePages()
-	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages}})
+	farm := startFarm(t, []crawltest.Site{{Host: host, Pages: pages, Icon: true}})
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 	cfg.Recrawl = config.Recrawl{Interval: config.Duration(scheduleDay), Mode: config.RecrawlAdaptive,
 		MinInterval: config.Duration(scheduleDay), MaxInterval: config.Duration(4 * scheduleDay)}
-	model := modelSchedule(cfg.Recrawl, pages, scheduleRounds)
+	model := modelSchedule(cfg.Recrawl, withHostIcon(pages), scheduleRounds)
 	var before map[string]int
 	for r := range scheduleRounds {
 		farm.SetRound(r)
 		want := fetchesUpTo(model, host, r)
 		offset := time.Duration(r) * scheduleDay
 		if r == killRound {
-			killDuring(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Offset: offset, Kinds: cfg.Requisites.Kinds})
+			killDuring(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Recrawl: cfg.Recrawl, Offset: offset})
 			got := runRound(t, cfg, offset, want)
 			// Each page fetched in this round is archived once, or twice when the
 			// kill cut its fetch after its pages.jsonl line and before it was done.

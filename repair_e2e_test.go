@@ -39,7 +39,6 @@ func (b *lockedBuffer) String() string {
 func crawlSite(t *testing.T, s *site, dir string) string {
 	t.Helper()
 	cfg := config.Default()
-	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds) // see withoutIcon
 	cfg.DataDir = dir
 	cfg.Seeds = []string{s.srv.URL + "/"}
 	cfg.Workers = 1
@@ -131,7 +130,7 @@ func TestLostRecordRequeued(t *testing.T) {
 			t.Errorf("crawl.log: %d lines with %q, want 1", len(logLines(t, dir, msg)), msg)
 		}
 	}
-	pages := readJSONL(t, filepath.Join(dir, "pages.jsonl"))
+	pages, requisites := pageLines(t, filepath.Join(dir, "pages.jsonl"))
 	n := 0
 	for _, p := range pages {
 		if p["url"] == last.URL {
@@ -139,7 +138,10 @@ func TestLostRecordRequeued(t *testing.T) {
 		}
 	}
 	if len(pages) != 3 || n != 1 {
-		t.Errorf("pages.jsonl: %d lines, %d for /late; want 3 and 1", len(pages), n)
+		t.Errorf("pages.jsonl: %d lines of pages, %d for /late; want 3 and 1", len(pages), n)
+	}
+	if got := urlsOf(requisites); len(got) != 1 || got[0] != s.srv.URL+"/favicon.ico" {
+		t.Errorf("pages.jsonl: lines of requisites %q, want the host's /favicon.ico once", got)
 	}
 	checkPagesWhole(t, dir)
 }

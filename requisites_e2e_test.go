@@ -19,7 +19,7 @@ import (
 func TestCrawlRequisites(t *testing.T) {
 	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
 	dir := t.TempDir()
-	sum := runCrawl(t, withIcons(testConfig(farm, dir)))
+	sum := runCrawl(t, testConfig(farm, dir))
 	auditOK(t, farm, 0)
 
 	fetched := map[string]int{}
@@ -77,10 +77,10 @@ func TestCrawlRequisites(t *testing.T) {
 
 	t.Run("off", func(t *testing.T) {
 		farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
-		cfg := withIcons(testConfig(farm, t.TempDir()))
+		cfg := testConfig(farm, t.TempDir())
 		cfg.Requisites.Enabled = false
 		sum := runCrawl(t, cfg)
-		auditOK(t, farm, 0)
+		auditCrawl(t, farm, 0, false)
 		for _, r := range farm.Requests() {
 			// An iframe's document is a link too: a page of its own here.
 			if u := "http://" + r.Host + r.Path; slices.Contains(crawltest.RequisiteURLs, u) && u != "http://assets.test/frame.html" {
@@ -103,8 +103,8 @@ func TestRequisitesKillResume(t *testing.T) {
 	}
 	farm := startFarm(t, crawltest.RequisiteSites([]byte("a font")))
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
-	killAfter(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir, Kinds: cfg.Requisites.Kinds}, 6)
+	cfg := testConfig(farm, dir)
+	killAfter(t, farm, recrawlJob{Seeds: cfg.Seeds, Resolve: cfg.Network.Resolve, DataDir: dir}, 6)
 	runCrawl(t, cfg)
 	lines := map[string]int{}
 	for _, l := range readJSONL(t, filepath.Join(dir, "pages.jsonl")) {

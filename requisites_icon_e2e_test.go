@@ -21,7 +21,7 @@ func iconSite(host, icon string) crawltest.Site {
 		Pages: map[string]*crawltest.Page{"/": page("/a.html", "/b.html"), "/a.html": page("/", "/b.html"), "/b.html": page("/")}}
 	switch icon {
 	case "served":
-		s.Pages["/favicon.ico"] = &crawltest.Page{ContentType: "image/x-icon", Body: "\x00\x00\x01\x00 an icon"}
+		s.Icon = true
 	case "disallowed":
 		s.Robots.Body = "User-agent: *\nDisallow: /favicon.ico\n"
 		s.Pages["/favicon.ico"] = &crawltest.Page{ContentType: "image/x-icon", Body: "an icon", Disallowed: true}
@@ -49,10 +49,10 @@ func TestCrawlHostIcon(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			farm := startFarm(t, sites)
 			dir := t.TempDir()
-			cfg := withIcons(testConfig(farm, dir))
+			cfg := testConfig(farm, dir)
 			tt.set(&cfg)
 			runCrawl(t, cfg)
-			auditOK(t, farm, 0)
+			auditCrawl(t, farm, 0, tt.want != nil)
 			got := map[string]int{}
 			pages := 0
 			for _, r := range farm.Requests() {

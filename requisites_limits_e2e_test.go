@@ -30,7 +30,7 @@ func TestCrawlRequisitesBeyondPageLimits(t *testing.T) {
 		t.Run(fmt.Sprintf("max_pages=%d,per_host=%d,per_page=%d", tt.maxPages, tt.perHost, tt.perPage), func(t *testing.T) {
 			farm := startFarm(t, crawltest.RequisiteFarm(2, 4))
 			dir := t.TempDir()
-			cfg := withIcons(testConfig(farm, dir))
+			cfg := testConfig(farm, dir)
 			// cdn.test's logo is a seed of the farm: queued as a page, it would be
 			// fetched as one (under max_pages), not as the requisite the pages name.
 			cfg.Seeds = slices.DeleteFunc(cfg.Seeds, func(s string) bool { return strings.Contains(s, "cdn.test") })

@@ -32,7 +32,7 @@ func TestRecrawlRequisites(t *testing.T) {
 	}
 	farm := startFarm(t, sites)
 	dir := t.TempDir()
-	cfg := withIcons(testConfig(farm, dir))
+	cfg := testConfig(farm, dir)
 	cfg.Seeds = slices.DeleteFunc(cfg.Seeds, func(s string) bool { return strings.Contains(s, "cdn.test") })
 	cfg.Recrawl.Interval = config.Duration(time.Second)
 	var urls []string
@@ -138,7 +138,7 @@ func TestDedupFromRequisites(t *testing.T) {
 	sites := crawltest.RequisiteFarm(2, 2)
 	first := t.TempDir()
 	farm := startFarm(t, sites)
-	cfg := withIcons(testConfig(farm, first))
+	cfg := testConfig(farm, first)
 	runCrawl(t, cfg)
 	stored := map[string]bool{} // the first crawl's response records, by URI
 	eachRecord(t, filepath.Join(first, "warc", "*.warc.gz"), func(r *warc.Record) {
@@ -148,7 +148,7 @@ func TestDedupFromRequisites(t *testing.T) {
 	})
 
 	second := t.TempDir()
-	cfg = withIcons(testConfig(farm, second))
+	cfg = testConfig(farm, second)
 	cfg.DedupFrom = []string{first}
 	runCrawl(t, cfg)
 	requisites := map[string]bool{}

@@ -66,7 +66,6 @@ func TestStatusFile(t *testing.T) {
 	srv, release := blockingSite(t)
 	defer release()
 	cfg := config.Default()
-	cfg.Requisites.Kinds = withoutIcon(cfg.Requisites.Kinds) // see withoutIcon
 	cfg.DataDir = t.TempDir()
 	cfg.Seeds = []string{srv.URL + "/a"}
 	cfg.Politeness.MinDelay = config.Duration(time.Millisecond)
@@ -92,8 +91,9 @@ func TestStatusFile(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	// Done: the page and its host's /favicon.ico, a requisite.
 	s = waitStatus(t, cfg.DataDir, crawl.StateComplete)
-	if s.Summary.Pages != 1 || !s.Summary.Complete || s.InFlight != 0 || s.Done != 1 || s.MetricsAddr != "" {
+	if s.Summary.Pages != 1 || s.Summary.Requisites != 1 || !s.Summary.Complete || s.InFlight != 0 || s.Done != 2 || s.MetricsAddr != "" {
 		t.Errorf("final status: %+v", s)
 	}
 	if _, err := os.Stat(cfg.DataDir + "/" + crawl.StatusFile + ".tmp"); !errors.Is(err, fs.ErrNotExist) {
