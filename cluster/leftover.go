@@ -77,8 +77,10 @@ func (n *Node) sweep(ctx context.Context, shard int, seen map[uint64]bool, in ch
 // below the sequence up to which the shard's consumer has delivered and this process
 // does not hold (has not been handed by Consume, or has settled), with the consumer's
 // state. Every one is either a batch the consumer will deliver again after AckWait or
-// one it will never deliver. It reads batches from the stream only when the stream's
-// count for the shard is more than the batches not yet delivered and those held.
+// one it will never deliver. It reads batches from the stream (by sequence, from its
+// first) only when the stream holds some of the shard's, and stops at the first one the
+// consumer has not delivered yet. (The consumer's own counts are no guide: in the
+// states above they count batches that are not there.)
 //
 // If this process holds none of the shard's batches, it also raises what it reports
 // taken in (acked) to the consumer's ack floor: every acknowledgement in it is then
@@ -87,7 +89,7 @@ func (n *Node) sweep(ctx context.Context, shard int, seen map[uint64]bool, in ch
 // leftovers), which brings no link; so Finished's check of the reports against the
 // ack floor does not wait forever on the server's doing.
 func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStreamMsg, *jetstream.ConsumerInfo, error) {
-	idle := n.heldOf(shard) == 0
+	idle := !n.holdsAny(shard)
 	info, err := n.consumers[shard].Info(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("consumer info: %w", err)
@@ -102,7 +104,7 @@ func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStream
 	if err != nil {
 		return nil, nil, fmt.Errorf("stream info: %w", err)
 	}
-	if si.State.Subjects[subj] <= info.NumPending+uint64(n.heldOf(shard)) {
+	if si.State.Subjects[subj] == 0 {
 		return nil, info, nil
 	}
 	var out []*jetstream.RawStreamMsg
@@ -128,17 +130,16 @@ func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStream
 	return out, info, nil
 }
 
-// heldOf returns how many of shard's batches this process holds.
-func (n *Node) heldOf(shard int) int {
+// holdsAny reports whether this process holds any of shard's batches.
+func (n *Node) holdsAny(shard int) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	k := 0
 	for _, s := range n.held {
 		if s == shard {
-			k++
+			return true
 		}
 	}
-	return k
+	return false
 }
 
 // streamMsg is a batch read from the stream rather than delivered by its consumer
