@@ -187,8 +187,8 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 	}
 	fctx, began := ctx, (*robotsBegin)(nil)
 	if first {
-		fctx, began = beginOnConnect(ctx)
-		defer began.cancel(nil)
+		fctx, began = beginOnConnect(ctx, robotsStopGrace)
+		defer began.end()
 	}
 	resp, ferr := c.client.Fetch(fctx, robotsRequest(target))
 	if err := began.err(); err != nil {
@@ -199,7 +199,9 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 	if resp != nil {
 		ex := exchange(resp, "robots")
 		ex.Metadata = &storage.Metadata{TargetURI: resp.FinalURL, Timing: timing(resp, wait)}
-		if _, err := c.warc.WriteExchange(ctx, ex); err != nil {
+		// An answer that came in a stop's grace is archived all the same, as its
+		// result is stored.
+		if _, err := c.warc.WriteExchange(context.WithoutCancel(ctx), ex); err != nil {
 			c.log.Error("archiving robots.txt", "url", resp.FinalURL, "err", err)
 		}
 		c.counters.bytes.Add(int64(len(resp.RawBody)))
@@ -212,22 +214,53 @@ func (f *robotsFetcher) hop(ctx context.Context, target string, first bool) (*fe
 // host's turn, nor before the dial and the TLS handshake. A process killed before then
 // sent no request, and its next run need not hold the host back (robotsInterrupted).
 // The mark is durable before the first byte of the request goes out.
+//
+// A graceful stop (the end of ctx) abandons the fetch at once until it is marked, and
+// afterwards gives its request, already with the server, a short grace to be answered
+// (robotsStopGrace), so that the answer is stored and the mark cleared, as a page's
+// fetch in flight finishes; a server that does not answer within it does not hold the
+// stop, and the mark stays for the next run.
 type robotsBegin struct {
 	cancel context.CancelCauseFunc
+	stop   func() bool // unregisters the stop's hook
 	mu     sync.Mutex
-	failed error // the mark could not be stored: the request was abandoned
+	sent   bool        // the mark was asked for: the request is about to go out
+	grace  *time.Timer // the end of the stop's grace; nil until ctx ends after sent
+	failed error       // the mark could not be stored: the request was abandoned
 }
 
-// beginOnConnect returns ctx with the httptrace hook that marks the fetch, and its
-// robotsBegin.
-func beginOnConnect(ctx context.Context) (context.Context, *robotsBegin) {
+// robotsStopGrace is how long a graceful stop waits for the answer to a robots.txt
+// request already written: a few round trips, short enough that Ctrl-C stays prompt
+// when a server stalls (the default fetch.timeout is 30 s).
+var robotsStopGrace = 2 * time.Second
+
+// beginOnConnect returns the context of the fetch, with the httptrace hook that marks
+// it, and its robotsBegin. The context ends with ctx until the mark is asked for, and
+// grace after ctx ends once it was.
+func beginOnConnect(ctx context.Context, grace time.Duration) (context.Context, *robotsBegin) {
 	b := new(robotsBegin)
-	fctx, cancel := context.WithCancelCause(ctx)
+	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	b.cancel = cancel
+	b.stop = context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if !b.sent {
+			cancel(context.Cause(ctx))
+			return
+		}
+		b.grace = time.AfterFunc(grace, func() { cancel(context.Cause(ctx)) })
+	})
 	var once sync.Once
-	fctx = httptrace.WithClientTrace(fctx, &httptrace.ClientTrace{
+	fctx := httptrace.WithClientTrace(cctx, &httptrace.ClientTrace{
 		GotConn: func(httptrace.GotConnInfo) {
 			once.Do(func() {
+				b.mu.Lock()
+				if cctx.Err() != nil {
+					b.mu.Unlock()
+					return // abandoned by a stop: the request does not go out
+				}
+				b.sent = true
+				b.mu.Unlock()
 				if err := robots.Begin(ctx); err != nil {
 					b.mu.Lock()
 					b.failed = err
@@ -238,6 +271,20 @@ func beginOnConnect(ctx context.Context) (context.Context, *robotsBegin) {
 		},
 	})
 	return fctx, b
+}
+
+// end releases the fetch's context and its stop's hook; nothing for a nil b.
+func (b *robotsBegin) end() {
+	if b == nil {
+		return
+	}
+	b.stop()
+	b.mu.Lock()
+	if b.grace != nil {
+		b.grace.Stop()
+	}
+	b.mu.Unlock()
+	b.cancel(nil)
 }
 
 // err is the error of a mark that could not be stored; nil for a nil b.
