@@ -46,10 +46,7 @@ func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts
 		w.rootText = t.info[i].text
 		w.write(t.nodes[i])
 	}
-	if e := w.titleEnd; e > 0 && e < len(w.out.b) {
-		return strings.TrimLeft(string(w.out.b[e:]), "\n")
-	}
-	return string(w.out.b)
+	return w.text()
 }
 
 // textStyleHidden reports whether an inline style says display:none or

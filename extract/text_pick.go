@@ -19,7 +19,9 @@ import (
 // feed beside the article); a winner of textArticleMin characters of prose under a
 // parent of links is the article; failing that, the text is every paragraph of prose
 // of the page (the baseline). A page without prose gives what it marks as its content
-// (<main>, <article>), else all that is not boilerplate.
+// (<main>, <article>), else all that is not boilerplate. As the chosen blocks are
+// written (text_write.go), a short block before the first paragraph of prose or after
+// the last is dropped when it is a date line, a call to action or a byline (text_edge.go).
 
 // textParagraphMin is the least text, in characters, of a paragraph that scores.
 const textParagraphMin = 25

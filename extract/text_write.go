@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -35,6 +36,11 @@ type textWalker struct {
 	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
 	title    string
 	titleEnd int
+	// junk are the spans of the output, [start, end), of blocks that are dropped when
+	// they come before the first paragraph of prose or after the last (edgeKind):
+	// prose[0] is where the first begins, prose[1] where the last ends (0, 0 if none).
+	junk  [][2]int
+	prose [2]int
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
@@ -49,8 +55,38 @@ type textWalker struct {
 	headPruned bool
 }
 
-// write writes n and what is under it.
+// write writes n and what is under it, and notes where the blocks of the content's
+// edges are in the output (edge).
 func (w *textWalker) write(n *html.Node) {
+	if n.Type != html.ElementNode || !textBlock[n.DataAtom] || w.cell > 0 || w.pre > 0 {
+		w.writeNode(n)
+		return
+	}
+	i, ok := w.t.at[n]
+	if !ok {
+		w.writeNode(n)
+		return
+	}
+	kind := w.edgeKind(n, i)
+	start := len(w.out.b)
+	w.writeNode(n)
+	end := len(w.out.b)
+	if end <= start {
+		return
+	}
+	switch kind {
+	case edgeJunk:
+		w.junk = append(w.junk, [2]int{start, end})
+	case edgeProse:
+		if w.prose[1] == 0 {
+			w.prose[0] = start
+		}
+		w.prose[1] = end
+	}
+}
+
+// writeNode writes n and what is under it.
+func (w *textWalker) writeNode(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
 		if textEscapedMarkup(n) {
@@ -164,10 +200,7 @@ func (w *textWalker) write(n *html.Node) {
 	}
 	if w.headParent == n {
 		if w.headPruned && len(w.out.b) == w.head[1] {
-			w.out.truncate(w.head[0])
-			if w.head[0] < w.titleEnd {
-				w.titleEnd = 0
-			}
+			w.truncate(w.head[0])
 		}
 		w.headParent = nil
 	}
@@ -618,4 +651,84 @@ func textRepeatsTitle(heading, title string) bool {
 // textWords returns the words of s, lower case: runs of letters and digits.
 func textWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// truncate takes back what was written after the first n bytes, and what was noted of
+// it.
+func (w *textWalker) truncate(n int) {
+	w.out.truncate(n)
+	if n < w.titleEnd {
+		w.titleEnd = 0
+	}
+	for len(w.junk) > 0 && w.junk[len(w.junk)-1][1] > n {
+		w.junk = w.junk[:len(w.junk)-1]
+	}
+	if w.prose[1] > n {
+		// The last paragraph of prose is gone; the one before it is not known: the
+		// trailing edge is no longer trimmed.
+		w.prose[1] = len(w.out.b) + 1
+		if w.prose[0] >= n {
+			w.prose = [2]int{}
+		}
+	}
+}
+
+// text returns the output with the junk at the edges of the content taken out, and the
+// heading that repeats the title when something follows it.
+func (w *textWalker) text() string {
+	b := w.out.b
+	var cuts [][2]int
+	if e := w.titleEnd; e > 0 && e < len(b) && strings.TrimSpace(string(b[e:])) != "" {
+		cuts = append(cuts, [2]int{0, e})
+	}
+	if w.prose[1] > 0 {
+		for _, j := range w.junk {
+			if j[1] <= w.prose[0] || j[0] >= w.prose[1] {
+				cuts = append(cuts, j)
+			}
+		}
+	}
+	if len(cuts) == 0 {
+		return string(b)
+	}
+	slices.SortFunc(cuts, func(x, y [2]int) int { return x[0] - y[0] })
+	out := make([]byte, 0, len(b))
+	at := 0
+	for _, c := range cuts {
+		if c[0] > at {
+			out = append(out, b[at:c[0]]...)
+		}
+		at = max(at, c[1])
+	}
+	out = append(out, b[at:]...)
+	return strings.TrimLeft(string(out), "\n")
+}
+
+// edgeKinds say what a block is to the edges of the content.
+type edgeKind int
+
+const (
+	edgeNone  edgeKind = iota
+	edgeProse          // a paragraph of prose: the content is between the first and the last
+	edgeJunk           // dropped before the first paragraph of prose and after the last
+)
+
+// textEdgeMax is the most text, in characters, of a block dropped at the edges.
+const textEdgeMax = 120
+
+// edgeKind says what the block n, at i in the tree, is to the edges of the content:
+// prose, or a short block that is dropped there: a call to action ("Newsletter
+// abonnieren", "Share this article"), a date line (<time>), a byline.
+func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
+	in := &w.t.info[i]
+	if in.text == 0 {
+		return edgeNone
+	}
+	if in.text <= textEdgeMax && textHeadingLevel(n.DataAtom) == 0 && w.t.edgeJunk(i) {
+		return edgeJunk
+	}
+	if textIsParagraph(n) && textProse(in.text, in.link) && in.text-in.link >= 80 {
+		return edgeProse
+	}
+	return edgeNone
 }

@@ -1,0 +1,89 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// edgeJunk reports whether the short block at i is one that the edges of an article
+// carry and its body does not: a date line (a <time> in it), a call to action, a byline.
+func (t *textTree) edgeJunk(i int32) bool {
+	for j := i; j < t.info[i].end; j++ {
+		if t.info[j].flags&textGone != 0 {
+			j = t.info[j].end - 1
+			continue
+		}
+		if n := t.nodes[j]; n.Type == html.ElementNode && n.DataAtom == atom.Time {
+			return true
+		}
+	}
+	s := strings.ToLower(t.visibleText(i, 4*textEdgeMax))
+	for _, p := range textCallsToAction {
+		if textHasPhrase(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// textHasPhrase reports whether s holds the phrase p as words: not "anzeige" in
+// "Bild anzeigen".
+func textHasPhrase(s, p string) bool {
+	for k := 0; ; {
+		at := strings.Index(s[k:], p)
+		if at < 0 {
+			return false
+		}
+		at += k
+		before, _ := utf8.DecodeLastRuneInString(s[:at])
+		after, _ := utf8.DecodeRuneInString(s[at+len(p):])
+		if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
+			return true
+		}
+		k = at + 1
+	}
+}
+
+// textCallsToAction are phrases, lower case, of the calls to action that open or close
+// an article: to share it, rate it, comment on it, subscribe, read more.
+var textCallsToAction = []string{
+	// English
+	"share this", "share on", "subscribe", "sign up", "newsletter", "follow us", "read more",
+	"related articles", "related posts", "leave a comment", "leave a reply", "comments are closed",
+	"you might also like", "recommended for you", "more from", "advertisement", "click here",
+	"was this article helpful", "rate this", "support our", "donate",
+	// German
+	"teilen", "abonnieren", "anmelden", "lesen sie auch", "mehr zum thema", "weitere artikel",
+	"weiterlesen", "kommentieren", "kommentare", "bewerten", "bewertung", "anzeige", "werbung",
+	"empfehlungen", "das könnte sie auch interessieren", "folgen sie", "jetzt registrieren",
+	"war der artikel", "hat ihnen", "unterstützen sie",
+	// French, Spanish, Italian, Portuguese, Polish, Dutch
+	"partager", "abonnez", "lire aussi", "lire la suite", "à lire aussi", "publicité",
+	"compartir", "suscríbete", "suscribirse", "lee también", "leer más", "publicidad",
+	"condividi", "iscriviti", "leggi anche", "pubblicità",
+	"compartilhe", "assine", "leia também", "publicidade",
+	"udostępnij", "subskrybuj", "czytaj też", "czytaj także", "czytaj więcej", "reklama",
+	"delen", "abonneer", "lees ook", "advertentie",
+}
+
+// visibleText returns the text under the node at i that is shown and not boilerplate,
+// white space collapsed, at most max bytes.
+func (t *textTree) visibleText(i int32, max int) string {
+	tw := textWriter{max: max}
+	for j := i; j < t.info[i].end && !tw.full; j++ {
+		if t.info[j].flags&(textGone|textPermalink) != 0 {
+			j = t.info[j].end - 1
+			continue
+		}
+		if n := t.nodes[j]; n.Type == html.TextNode {
+			tw.write(n.Data)
+		} else if n.Type == html.ElementNode && textBlock[n.DataAtom] {
+			tw.block()
+		}
+	}
+	return tw.String()
+}
