@@ -24,8 +24,8 @@ import (
 // TestRobotsMarkAfterConnect: a crawl stopped while its robots.txt fetch is still
 // setting up its connection (here a TLS handshake the server never answers) leaves no
 // mark of a fetch in progress: no request was written, the host cannot have answered,
-// and the next run need not hold it back for max_delay. The mark was made durable
-// before the connection was dialled, and a kill there held the host 60 s at the next
+// and the next run need not space it as after a cut connection. The mark was made
+// durable before the connection was dialled, and a kill there held the host at the next
 // start (crawlbench resume, killed at 3 s: 10 of 23 hosts held for a request the farm
 // never saw).
 func TestRobotsMarkAfterConnect(t *testing.T) {
