@@ -35,64 +35,63 @@ import (
 // pending leaves its pending list with the deletion, and one taken in before is taken in
 // again (the owner's seen set drops its links).
 
-// maxLeftovers bounds the batches one look takes from the stream.
-const maxLeftovers = fetchBatch
+// maxLeftovers bounds the batches one look goes through.
+const maxLeftovers = 4096
 
 // sweep looks for shard's leftovers and passes those also found by the previous look
-// (seen) to in. It returns what this look found.
+// (seen) to in, as it reads them: it holds one batch at a time. It returns what this
+// look found.
 func (n *Node) sweep(ctx context.Context, shard int, seen map[uint64]bool, in chan<- *inMsg) map[uint64]bool {
-	left, info, err := n.leftovers(ctx, shard)
+	found := make(map[uint64]bool)
+	taken := 0
+	info, err := n.leftovers(ctx, shard, func(m *jetstream.RawStreamMsg, info *jetstream.ConsumerInfo) {
+		found[m.Sequence] = true
+		if !seen[m.Sequence] {
+			return
+		}
+		if taken++; taken == 1 {
+			n.cfg.Log.Warn("cluster: consume: the stream holds batches that the shard's consumer does not deliver "+
+				"(the NATS server lost part of its state, killed?): taking them in from the stream",
+				"shard", shard, "first", m.Sequence, "delivered", info.Delivered.Stream, "ack_floor", info.AckFloor.Stream,
+				"ack_pending", info.NumAckPending, "pending", info.NumPending)
+		}
+		n.pass(ctx, &inMsg{shard: shard, seq: m.Sequence, msg: &streamMsg{stream: n.stream, raw: m}}, in)
+	})
 	if err != nil {
 		if ctx.Err() == nil {
 			n.cfg.Log.Warn("cluster: consume: look for batches the consumer does not deliver", "shard", shard, "err", err)
 		}
 		return seen
 	}
-	found := make(map[uint64]bool, len(left))
-	var take []*jetstream.RawStreamMsg
-	for _, m := range left {
-		found[m.Sequence] = true
-		if seen[m.Sequence] {
-			take = append(take, m)
-		}
-	}
-	if len(take) == 0 {
-		return found
-	}
-	seqs := make([]uint64, len(take))
-	for i, m := range take {
-		seqs[i] = m.Sequence
-	}
-	n.cfg.Log.Warn("cluster: consume: the stream holds batches that the shard's consumer does not deliver "+
-		"(the NATS server lost part of its state, killed?): taking them in from the stream",
-		"shard", shard, "seqs", seqs, "delivered", info.Delivered.Stream, "ack_floor", info.AckFloor.Stream,
-		"ack_pending", info.NumAckPending, "pending", info.NumPending)
-	for _, m := range take {
-		n.pass(ctx, &inMsg{shard: shard, seq: m.Sequence, msg: &streamMsg{stream: n.stream, raw: m}}, in)
+	if taken > 0 {
+		n.cfg.Log.Warn("cluster: consume: batches taken from the stream", "shard", shard, "batches", taken,
+			"delivered", info.Delivered.Stream)
 	}
 	return found
 }
 
-// leftovers returns shard's batches (at most maxLeftovers) that the stream holds at or
-// below the sequence up to which the shard's consumer has delivered and this process
-// does not hold (has not been handed by Consume, or has settled), with the consumer's
-// state. Every one is either a batch the consumer will deliver again after AckWait or
-// one it will never deliver. It reads batches from the stream (by sequence, from its
-// first) only when the stream holds some of the shard's, and stops at the first one the
-// consumer has not delivered yet. (The consumer's own counts are no guide: in the
-// states above they count batches that are not there.)
+// leftovers calls each, in stream order, with shard's batches (at most maxLeftovers)
+// that the stream holds at or below the sequence up to which the shard's consumer has
+// delivered and this process does not hold (has not been handed by Consume, or has
+// settled), and with the consumer's state, which it returns. Every such batch is either
+// one the consumer will deliver again after AckWait or one it will never deliver. It
+// reads batches from the stream (by sequence, from its first) only when the stream
+// holds some of the shard's, and stops at the first one the consumer has not delivered
+// yet. (The consumer's own counts are no guide: in the states above they count
+// batches that are not there.)
 //
 // If this process holds none of the shard's batches, it also raises what it reports
 // taken in (acked) to the consumer's ack floor: every acknowledgement in it is then
 // either this process's own, made after its intake, or the server's own doing (a
 // pending batch dropped when the stream's first sequence passed it, or deleted by
-// leftovers), which brings no link; so Finished's check of the reports against the
-// ack floor does not wait forever on the server's doing.
-func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStreamMsg, *jetstream.ConsumerInfo, error) {
+// sweep), which brings no link; so Finished's check of the reports against the ack
+// floor does not wait forever on the server's doing.
+func (n *Node) leftovers(ctx context.Context, shard int,
+	each func(*jetstream.RawStreamMsg, *jetstream.ConsumerInfo)) (*jetstream.ConsumerInfo, error) {
 	idle := !n.holdsAny(shard)
 	info, err := n.consumers[shard].Info(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("consumer info: %w", err)
+		return nil, fmt.Errorf("consumer info: %w", err)
 	}
 	if idle {
 		n.mu.Lock()
@@ -102,19 +101,18 @@ func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStream
 	subj := subjectOf(n.cfg.Stream, shard)
 	si, err := n.stream.Info(ctx, jetstream.WithSubjectFilter(subj))
 	if err != nil {
-		return nil, nil, fmt.Errorf("stream info: %w", err)
+		return nil, fmt.Errorf("stream info: %w", err)
 	}
 	if si.State.Subjects[subj] == 0 {
-		return nil, info, nil
+		return info, nil
 	}
-	var out []*jetstream.RawStreamMsg
-	for seq := si.State.FirstSeq; len(out) < maxLeftovers && seq <= info.Delivered.Stream; {
+	for seq, k := si.State.FirstSeq, 0; k < maxLeftovers && seq <= info.Delivered.Stream; k++ {
 		m, err := n.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			break
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("get batch %d: %w", seq, err)
+			return nil, fmt.Errorf("get batch %d: %w", seq, err)
 		}
 		if m.Sequence > info.Delivered.Stream {
 			break
@@ -123,11 +121,11 @@ func (n *Node) leftovers(ctx context.Context, shard int) ([]*jetstream.RawStream
 		_, held := n.held[m.Sequence]
 		n.mu.Unlock()
 		if !held {
-			out = append(out, m)
+			each(m, info)
 		}
 		seq = m.Sequence + 1
 	}
-	return out, info, nil
+	return info, nil
 }
 
 // holdsAny reports whether this process holds any of shard's batches.
