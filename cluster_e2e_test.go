@@ -51,19 +51,6 @@ func clusterConfigs(farm *crawltest.Farm, dir, natsURL string, n int) []config.C
 	return cfgs
 }
 
-// startCrawl runs a crawl of cfg in the background; its result comes on the channel.
-func startCrawl(t *testing.T, ctx context.Context, cfg config.Config) (*crawl.Crawler, <-chan error) {
-	t.Helper()
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	return c, done
-}
-
 // TestClusterCrawl: two crawlers sharing the robots.txt farm through NATS, each owning
 // half the shards, together crawl it as one would: every page once, robots.txt obeyed,
 // every host paced by one of them.

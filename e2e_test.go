@@ -133,6 +133,32 @@ func testConfig(farm *crawltest.Farm, dir string) config.Config {
 	return farmConfig(farm.Seeds(), farm.Resolve(), dir)
 }
 
+// startCrawl runs a crawl of cfg in the background; its result comes on the channel.
+func startCrawl(t *testing.T, ctx context.Context, cfg config.Config) (*crawl.Crawler, <-chan error) {
+	t.Helper()
+	c, err := crawl.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stderr = testWriter{t}
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	return c, done
+}
+
+// awaitSignal waits for signal from a crawl started by startCrawl, and fails the test
+// if the crawl ends first or nothing comes in crawlWait. what names the signal.
+func awaitSignal(t *testing.T, signal <-chan struct{}, ended <-chan error, what string) {
+	t.Helper()
+	select {
+	case <-signal:
+	case err := <-ended:
+		t.Fatalf("the crawl ended before %s: %v", what, err)
+	case <-time.After(crawlWait):
+		t.Fatalf("%s did not come in %v", what, crawlWait)
+	}
+}
+
 // farmConfig is testConfig for a farm known by its seeds and addresses (a crawl in
 // another process).
 func farmConfig(seeds []string, resolve map[string]string, dir string) config.Config {
@@ -319,14 +345,8 @@ func TestCrawlStopAndResume(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig(farm, dir)
 
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
+	c, done := startCrawl(t, ctx, cfg)
 	// Stop after the farm has answered some pages (no clock involved).
 	for len(farm.Requests()) < 12 {
 		select {

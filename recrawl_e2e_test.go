@@ -208,15 +208,9 @@ func TestRecrawlResume(t *testing.T) {
 // pages.jsonl (a line is written once its records are durable), then stops it.
 func runUntilArchived(t *testing.T, cfg config.Config, urls []string, n int) {
 	t.Helper()
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
+	_, done := startCrawl(t, ctx, cfg)
 	for {
 		got := archived(t, filepath.Join(cfg.DataDir, "pages.jsonl"))
 		all := true

@@ -569,6 +569,15 @@ func killAfter(t *testing.T, farm *crawltest.Farm, job recrawlJob, n int) {
 		return n
 	}
 	start := pageRequests()
+	killChildWhen(t, job, func() bool { return pageRequests() >= start+n }, fmt.Sprintf("%d page requests of the round", n))
+	t.Logf("killed after %d page requests of the round", pageRequests()-start)
+}
+
+// killChildWhen runs job in a crawl process (TestRecrawlChild) and kills it with SIGKILL
+// once ready says so (polled every millisecond). The test fails if the process ends
+// before, or ready is not true within crawlWait; what names what is awaited.
+func killChildWhen(t *testing.T, job recrawlJob, ready func() bool, what string) {
+	t.Helper()
 	arg, err := json.Marshal(job)
 	if err != nil {
 		t.Fatal(err)
@@ -582,14 +591,14 @@ func killAfter(t *testing.T, farm *crawltest.Farm, job recrawlJob, n int) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	giveUp := time.After(2 * time.Minute)
-	for pageRequests() < start+n {
+	giveUp := time.After(crawlWait)
+	for !ready() {
 		select {
 		case err := <-exited:
-			t.Fatalf("the crawl process ended before the kill: %v\n%s", err, out.String())
+			t.Fatalf("the crawl process ended before %s: %v\n%s", what, err, out.String())
 		case <-giveUp:
 			cmd.Process.Kill()
-			t.Fatalf("the crawl process fetched nothing in 2 minutes\n%s", out.String())
+			t.Fatalf("%s did not come in %v\n%s", what, crawlWait, out.String())
 		case <-time.After(time.Millisecond):
 		}
 	}
@@ -597,7 +606,6 @@ func killAfter(t *testing.T, farm *crawltest.Farm, job recrawlJob, n int) {
 		t.Fatal(err)
 	}
 	<-exited
-	t.Logf("killed after %d page requests of the round", pageRequests()-start)
 }
 
 // TestRecrawlUnfinished checks that with recrawl on, URLs that were not fetched come

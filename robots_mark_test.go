@@ -2,16 +2,12 @@ package crawl_test
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -60,22 +56,10 @@ func TestRobotsMarkAfterConnect(t *testing.T) {
 	cfg.Workers = 1
 	cfg.Fetch.Timeout = config.Duration(time.Minute)
 	cfg.Fetch.TLSTimeout = config.Duration(time.Minute)
-	c, err := crawl.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Stderr = testWriter{t}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ended := make(chan error, 1)
-	go func() { ended <- c.Run(ctx) }()
-	select {
-	case <-hello:
-	case err := <-ended:
-		t.Fatalf("the crawl ended before its robots.txt fetch reached the server: %v", err)
-	case <-time.After(crawlWait):
-		t.Fatal("no connection reached the server")
-	}
+	_, ended := startCrawl(t, ctx, cfg)
+	awaitSignal(t, hello, ended, "its robots.txt request at the server")
 	cancel()
 	<-ended
 
@@ -131,31 +115,15 @@ func TestRobotsRetryAfterKill(t *testing.T) {
 	dir := t.TempDir()
 	resolve := map[string]string{"cut.test:80": srv.Listener.Addr().String()}
 	job := recrawlJob{Seeds: []string{"http://cut.test/"}, Resolve: resolve, DataDir: dir}
-	arg, err := json.Marshal(job)
-	if err != nil {
-		t.Fatal(err)
+	arrivedYet := func() bool {
+		select {
+		case <-arrived:
+			return true
+		default:
+			return false
+		}
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRecrawlChild$")
-	cmd.Env = append(os.Environ(), recrawlChildEnv+"="+string(arg))
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case <-arrived:
-	case err := <-exited:
-		t.Fatalf("the crawl process ended before its robots.txt request arrived: %v\n%s", err, out.String())
-	case <-time.After(crawlWait):
-		cmd.Process.Kill()
-		t.Fatalf("no robots.txt request arrived\n%s", out.String())
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	killChildWhen(t, job, arrivedYet, "its robots.txt request")
 
 	cfg := farmConfig(job.Seeds, resolve, dir)
 	const backoff = time.Second
@@ -225,22 +193,10 @@ func TestRobotsStopGrace(t *testing.T) {
 			dir := t.TempDir()
 			cfg := farmConfig([]string{"http://slow.test/"}, map[string]string{"slow.test:80": srv.Listener.Addr().String()}, dir)
 			cfg.Workers = 1
-			c, err := crawl.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Stderr = testWriter{t}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ended := make(chan error, 1)
-			go func() { ended <- c.Run(ctx) }()
-			select {
-			case <-asked:
-			case err := <-ended:
-				t.Fatalf("the crawl ended before its robots.txt request reached the server: %v", err)
-			case <-time.After(crawlWait):
-				t.Fatal("no robots.txt request reached the server")
-			}
+			_, ended := startCrawl(t, ctx, cfg)
+			awaitSignal(t, asked, ended, "its robots.txt request at the server")
 			cancel()
 			close(stopped)
 			select {
