@@ -22,6 +22,9 @@ func (t *textTree) edgeJunk(i int32) bool {
 		}
 	}
 	s := strings.ToLower(t.visibleText(i, 4*textEdgeMax))
+	if textIsByline(s) {
+		return true
+	}
 	for _, p := range textCallsToAction {
 		if textHasPhrase(s, p) {
 			return true
@@ -68,6 +71,14 @@ var textCallsToAction = []string{
 	"compartilhe", "assine", "leia também", "publicidade",
 	"udostępnij", "subskrybuj", "czytaj też", "czytaj także", "czytaj więcej", "reklama",
 	"delen", "abonneer", "lees ook", "advertentie",
+	// Date lines and labels
+	"published", "updated", "last modified", "posted on", "tags",
+	"veröffentlicht", "aktualisiert", "publiziert", "erstellt am", "zuletzt geändert", "schlagwörter",
+	"publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "ultima modifica",
+	"opublikowano", "publikacja", "aktualizacja",
+	// More calls to action
+	"weitere informationen", "weiterführende informationen", "mehr aus", "kommentarfunktion",
+	"thanks for reading", "supporting our", "let us know", "zapraszamy", "wesprzyj",
 }
 
 // visibleText returns the text under the node at i that is shown and not boilerplate,
@@ -86,4 +97,15 @@ func (t *textTree) visibleText(i int32, max int) string {
 		}
 	}
 	return tw.String()
+}
+
+// textIsByline reports whether s, lower case, is a byline: "By Jane Reporter", "Von
+// Heike Buchter", "Par ...", a few words after the word.
+func textIsByline(s string) bool {
+	for _, by := range []string{"by ", "von ", "par ", "por ", "di ", "door ", "av ", "af ", "autor: ", "author: ", "text: "} {
+		if rest, ok := strings.CutPrefix(s, by); ok {
+			return len(strings.Fields(rest)) <= 8
+		}
+	}
+	return false
 }

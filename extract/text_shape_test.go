@@ -94,14 +94,15 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Obama admits more\nParagraph D"},
 		without: []string{"biggest frustration"},
 	}, {
-		// The edges of an article: a date line before the first paragraph of prose,
-		// calls to action after the last, go; the same words between paragraphs stay,
-		// and so does a word that only holds a phrase ("anzeigen" is not "Anzeige").
+		// The edges of an article: the picture over it, a byline and a date line before
+		// the first paragraph of prose, calls to action after the last, go; the same
+		// between paragraphs stay, and so does a word that only holds a phrase
+		// ("anzeigen" is not "Anzeige").
 		name: "calls to action and dates at the edges",
-		html: `<div class="article"><div class="meta"><time datetime="2020-04-03">3. April 2020</time>, 12:35</div>` + textPara(0) + `<p>Wir teilen diese Meinung nicht.</p>` + textPara(1) + textPara(2) +
+		html: `<div class="article"><figure><img src="a.jpg"><figcaption>The bridge at dawn, seen from the old market on the river's north bank. Photo: A. Photographer</figcaption></figure><p>By Jane Reporter</p><div class="meta"><time datetime="2020-04-03">3. April 2020</time>, 12:35</div>` + textPara(0) + `<p>Wir teilen diese Meinung nicht.</p>` + textPara(1) + `<figure><img src="b.jpg"><figcaption>The bridge at night.</figcaption></figure>` + textPara(2) +
 			`<p>Bild anzeigen</p><div class="cta">Jetzt den Newsletter abonnieren!</div><p>Share this article</p><p><span>Anzeige</span></p></div>`,
-		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "Paragraph C", "Bild anzeigen"},
-		without: []string{"April 2020", "Newsletter", "Share this", "Anzeige"},
+		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "The bridge at night.", "Paragraph C", "Bild anzeigen"},
+		without: []string{"The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,10 +36,10 @@ type textWalker struct {
 	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
 	title    string
 	titleEnd int
-	// junk are the spans of the output, [start, end), of blocks that are dropped when
-	// they come before the first paragraph of prose or after the last (edgeKind):
+	// edges are the spans of the output of blocks that are dropped when they come
+	// before the first paragraph of prose or after the last and are junk (edgeKind):
 	// prose[0] is where the first begins, prose[1] where the last ends (0, 0 if none).
-	junk  [][2]int
+	edges []textEdge
 	prose [2]int
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
@@ -75,8 +75,8 @@ func (w *textWalker) write(n *html.Node) {
 		return
 	}
 	switch kind {
-	case edgeJunk:
-		w.junk = append(w.junk, [2]int{start, end})
+	case edgeMaybe, edgeJunk:
+		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk})
 	case edgeProse:
 		if w.prose[1] == 0 {
 			w.prose[0] = start
@@ -660,8 +660,8 @@ func (w *textWalker) truncate(n int) {
 	if n < w.titleEnd {
 		w.titleEnd = 0
 	}
-	for len(w.junk) > 0 && w.junk[len(w.junk)-1][1] > n {
-		w.junk = w.junk[:len(w.junk)-1]
+	for len(w.edges) > 0 && w.edges[len(w.edges)-1].end > n {
+		w.edges = w.edges[:len(w.edges)-1]
 	}
 	if w.prose[1] > n {
 		// The last paragraph of prose is gone; the one before it is not known: the
@@ -682,9 +682,9 @@ func (w *textWalker) text() string {
 		cuts = append(cuts, [2]int{0, e})
 	}
 	if w.prose[1] > 0 {
-		for _, j := range w.junk {
-			if j[1] <= w.prose[0] || j[0] >= w.prose[1] {
-				cuts = append(cuts, j)
+		for _, e := range w.edges {
+			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || w.t.edgeJunk(e.i)) {
+				cuts = append(cuts, [2]int{e.start, e.end})
 			}
 		}
 	}
@@ -704,6 +704,13 @@ func (w *textWalker) text() string {
 	return strings.TrimLeft(string(out), "\n")
 }
 
+// textEdge is a block of the output that may be dropped at an edge of the content.
+type textEdge struct {
+	start, end int   // its span in the output
+	i          int32 // its index in the tree
+	junk       bool  // dropped there whatever it says (a figure)
+}
+
 // edgeKinds say what a block is to the edges of the content.
 type edgeKind int
 
@@ -711,23 +718,34 @@ const (
 	edgeNone  edgeKind = iota
 	edgeProse          // a paragraph of prose: the content is between the first and the last
 	edgeJunk           // dropped before the first paragraph of prose and after the last
+	edgeMaybe          // dropped there if textTree.edgeJunk says so
 )
 
 // textEdgeMax is the most text, in characters, of a block dropped at the edges.
 const textEdgeMax = 120
 
 // edgeKind says what the block n, at i in the tree, is to the edges of the content:
-// prose, or a short block that is dropped there: a call to action ("Newsletter
-// abonnieren", "Share this article"), a date line (<time>), a byline.
+// prose, a figure and its caption (the picture over the article), or a short block
+// that is dropped there if it is a call to action ("Newsletter abonnieren", "Share
+// this article"), a date line, a byline (textTree.edgeJunk).
 func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 	in := &w.t.info[i]
 	if in.text == 0 {
 		return edgeNone
 	}
-	if in.text <= textEdgeMax && textHeadingLevel(n.DataAtom) == 0 && w.t.edgeJunk(i) {
+	if n.DataAtom == atom.Figure || n.DataAtom == atom.Figcaption {
 		return edgeJunk
 	}
-	if textIsParagraph(n) && textProse(in.text, in.link) && in.text-in.link >= 80 {
+	prose := textIsParagraph(n) && textProse(in.text, in.link) && in.text-in.link >= 80
+	switch {
+	case in.text > textEdgeMax || textHeadingLevel(n.DataAtom) > 0:
+	case !prose:
+		// Read only if it turns out to be at an edge: most short blocks are not.
+		return edgeMaybe
+	case w.t.edgeJunk(i):
+		return edgeJunk
+	}
+	if prose {
 		return edgeProse
 	}
 	return edgeNone
