@@ -36,8 +36,8 @@ var textBlock = map[atom.Atom]bool{
 // repeats the page's title (Page.Title holds it) is left out, unless nothing follows.
 func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) string {
 	t := textTreeOf(doc, size)
-	picked := t.textPick()
-	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title}
+	picked, stop := t.textPick()
+	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title, stop: stop}
 	for _, i := range picked {
 		w.roots[t.nodes[i]] = true
 	}

@@ -19,7 +19,9 @@ import (
 // feed beside the article); a winner of textArticleMin characters of prose under a
 // parent of links is the article; failing that, the text is every paragraph of prose
 // of the page (the baseline). A page without prose gives what it marks as its content
-// (<main>, <article>), else all that is not boilerplate. As the chosen blocks are
+// (<main>, <article>), else all that is not boilerplate. Chosen blocks inside an
+// <article> that holds little more prose than they do widen to it, up to their end: the
+// article's lead and header come in. As the chosen blocks are
 // written (text_write.go), a short block before the first paragraph of prose or after
 // the last is dropped when it is a date line, a call to action or a byline (text_edge.go).
 
@@ -31,7 +33,47 @@ const textParagraphMin = 25
 const textArticleMin = 500
 
 // textPick returns the blocks whose text is the page's main text, in document order.
-func (t *textTree) textPick() []int32 {
+// What of it comes after the last block is left out: stop is the index in the tree
+// where the text ends, 0 when it ends with the blocks.
+func (t *textTree) textPick() (picked []int32, stop int32) {
+	return t.widen(t.pick())
+}
+
+// widen returns the <article> around the picked blocks when what it holds beside them
+// is little prose: the lead and the header of the article before them, which the edges
+// then trim (text_write.go), rather than a feed. Its end is not: what an article
+// holds after its body is notes, links and calls to action more than text.
+func (t *textTree) widen(picked []int32) ([]int32, int32) {
+	if len(picked) == 0 {
+		return picked, 0
+	}
+	var prose int32
+	for _, i := range picked {
+		prose += t.info[i].prose
+	}
+	first, last := picked[0], picked[len(picked)-1]
+	for a, up := t.info[first].parent, 0; a > t.body && up < 6; a, up = t.info[a].parent, up+1 {
+		in := &t.info[a]
+		if t.info[last].end > in.end {
+			break // the picked blocks are not all in it
+		}
+		if t.nodes[a].DataAtom != atom.Article {
+			continue
+		}
+		if in.prose <= prose+max(textWidenMax, prose/4) && in.link*3 < in.text {
+			return []int32{a}, t.info[last].end
+		}
+		break
+	}
+	return picked, 0
+}
+
+// textWidenMax is the prose, in characters, besides the picked blocks that an
+// <article> around them may hold and be the content.
+const textWidenMax = 600
+
+// pick returns the blocks chosen as described at the top of this file.
+func (t *textTree) pick() []int32 {
 	best := t.score()
 	if best < 0 {
 		// No paragraph of prose: a short page, whose text is what the page marks as

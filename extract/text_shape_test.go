@@ -103,6 +103,15 @@ func TestTextShapes(t *testing.T) {
 			`<p>Bild anzeigen</p><div class="cta">Jetzt den Newsletter abonnieren!</div><p>Share this article</p><p><span>Anzeige</span></p></div>`,
 		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "The bridge at night.", "Paragraph C", "Bild anzeigen"},
 		without: []string{"The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
+	}, {
+		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
+		// end of the body (what follows it in the article is not).
+		name:  "lead before the body",
+		title: "Abstandsregeln im Büro - Politik - Tagesspiegel",
+		html: `<article class="ts-article"><div class="ts-article-top"><h1>Abstandsregeln im Büro</h1><p class="ts-intro">Die Ideen reichen vom Spuckschutz bis zur Kontrolle der Abstände, und die Firmen suchen noch nach dem richtigen Weg dorthin.</p></div>` +
+			`<div class="ts-article-main"><p class="ts-kicker">Politik</p><div class="ts-article-body">` + textArticle(10) + `</div></div><div class="ts-article-info"><p>Die Redaktion prüft jeden Hinweis, den Leserinnen und Leser ihr schicken, und antwortet binnen einer Woche darauf.</p></div></article>`,
+		with:    []string{"Die Ideen reichen vom Spuckschutz", "Paragraph A", "Paragraph J"},
+		without: []string{"Die Redaktion prüft"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,7 @@ type textWalker struct {
 	out   *textOut
 	base  *canonParts // what Markdown links resolve against
 	roots map[*html.Node]bool
+	stop  int32 // the index in the tree where the text ends, 0 if none (textPick)
 	// title is the page's <title>: a heading that repeats it does not open the plain
 	// text (Page.Title holds it) unless it is all the text; a Markdown document keeps
 	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
@@ -87,6 +88,11 @@ func (w *textWalker) write(n *html.Node) {
 
 // writeNode writes n and what is under it.
 func (w *textWalker) writeNode(n *html.Node) {
+	if w.stop > 0 {
+		if i, ok := w.t.at[n]; ok && i >= w.stop {
+			return
+		}
+	}
 	switch n.Type {
 	case html.TextNode:
 		if textEscapedMarkup(n) {
