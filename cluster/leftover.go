@@ -179,5 +179,5 @@ func (m *streamMsg) remove(ctx context.Context) error {
 	if _, gerr := m.stream.GetMsg(ctx, m.raw.Sequence); errors.Is(gerr, jetstream.ErrMsgNotFound) {
 		return nil
 	}
-	return fmt.Errorf("cluster: delete batch %d from the stream: %w", m.raw.Sequence, err)
+	return fmt.Errorf("delete batch %d from the stream: %w", m.raw.Sequence, err)
 }
