@@ -30,6 +30,16 @@ import (
 // "seeds file batches of 4,096").
 var seedBatch = 1 << 12 // a variable for tests
 
+// seedsResidentMap bounds the frontier's mapped pages (frontier.resident_map, when
+// that is larger) while a seeds file is read: the folds of the seeds read all over
+// frontier.db (every host's queue tail, the seen set), and those pages filled the
+// whole of resident_map beside the heap at its largest. 10 million seeds over
+// 100,000 hosts peaked at 239 MiB with 64 MiB and at 210 MiB with 32 MiB; the
+// reading took 1.18 times the CPU (system time: pages mapped again after each drop;
+// BENCHMARKS.md, "where a seeds file's peak comes from"). The crawl that follows
+// has resident_map again.
+var seedsResidentMap int64 = 32 << 20 // a variable for tests
+
 // seedKeysInMemory is the most scope keys of seeds files the scope holds in memory;
 // the rest it looks up in seeds.db. A key costs about 85 bytes in a Go map (10.4 MiB
 // for 131,072 hosts; 731 MiB for ten million).
@@ -258,6 +268,10 @@ func (c *Crawler) readSeedsFile(ctx context.Context) error {
 	}
 	if read.Resumed {
 		c.log.Info("seeds file: reading on from where the last run stopped", "path", name, "from_byte", st.Offset, "line", st.Line+1)
+	}
+	if rm := residentMap(c.cfg.Frontier); rm > seedsResidentMap {
+		c.front.SetResidentMap(seedsResidentMap)
+		defer c.front.SetResidentMap(rm)
 	}
 	r := config.NewSeedReader(file, st.Offset, st.Line)
 	statusAt := time.Now()

@@ -12,3 +12,10 @@ package frontier
 func (f *Frontier) checkMapped() {
 	_ = f.mapped.Check(f.db)
 }
+
+// SetResidentMap sets Options.ResidentMap from now on and returns its value before
+// (0 means DefaultResidentMap). It changes nothing on a Frontier that never drops its
+// mapped pages (a negative ResidentMap, a system other than Linux, a failed drop),
+// and returns a negative value then; a negative n changes nothing. It is safe for
+// simultaneous use with every other method.
+func (f *Frontier) SetResidentMap(n int64) int64 { return f.mapped.SetBudget(n) }

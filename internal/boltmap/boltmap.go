@@ -122,6 +122,31 @@ func (l *Limit) Watching() bool {
 	return l.watching && l.rss != nil
 }
 
+// SetBudget sets the growth in bytes that starts a drop from the next Check on, and
+// returns the budget before; 0 means DefaultBudget, and a negative budget changes
+// nothing. It only changes a Limit that
+// drops: one that never drops (a negative budget, or a system where the resident
+// size cannot be read), or that a failed drop turned off, is left as it is and
+// SetBudget returns a negative budget.
+func (l *Limit) SetBudget(budget int64) int64 {
+	if l == nil {
+		return -1
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.budget <= 0 || l.rss == nil {
+		return -1
+	}
+	old := l.budget
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	if budget > 0 {
+		l.budget = budget
+	}
+	return old
+}
+
 // Check drops db's mapped pages if the resident size has grown by more than the budget
 // since the last drop. A failed drop (which loses nothing) turns the Limit off and is
 // returned. A nil Limit never drops.

@@ -262,3 +262,38 @@ func TestLimitBaseAfterDrop(t *testing.T) {
 		t.Errorf("after the second Check, %d bytes mapped; want at most 64 KiB", got)
 	}
 }
+
+// TestLimitSetBudget: a budget set later decides the next Check; a Limit that never
+// drops stays so.
+func TestLimitSetBudget(t *testing.T) {
+	const n = 10_000
+	db := openFilled(t, n)
+	l := NewLimit(1 << 30)
+	defer l.Close()
+	readAll(t, db, n)
+	if err := l.Check(db); err != nil || l.Drops() != 0 {
+		t.Fatalf("budget 1 GiB: Check = %v, %d drops; want none", err, l.Drops())
+	}
+	if old := l.SetBudget(1 << 20); old != 1<<30 {
+		t.Errorf("SetBudget(1 MiB) = %d, want the budget before, 1 GiB", old)
+	}
+	readAll(t, db, n)
+	if err := l.Check(db); err != nil || l.Drops() != 1 {
+		t.Errorf("budget 1 MiB: Check = %v, %d drops; want one", err, l.Drops())
+	}
+	if old := l.SetBudget(-1); old != 1<<20 {
+		t.Errorf("SetBudget(-1) = %d, want the budget in force, 1 MiB", old)
+	}
+	if old := l.SetBudget(0); old != 1<<20 || l.SetBudget(-1) != DefaultBudget {
+		t.Errorf("SetBudget(0) = %d then a budget of %d; want 1 MiB then DefaultBudget", old, l.SetBudget(-1))
+	}
+	never := NewLimit(-1)
+	defer never.Close()
+	if old := never.SetBudget(1 << 20); old >= 0 {
+		t.Errorf("SetBudget of a Limit that never drops = %d, want a negative budget", old)
+	}
+	readAll(t, db, n)
+	if err := never.Check(db); err != nil || never.Drops() != 0 {
+		t.Errorf("a Limit that never drops, after SetBudget: Check = %v, %d drops; want none", err, never.Drops())
+	}
+}
