@@ -168,7 +168,7 @@ type Frontier struct {
 	// its RSS, about the whole file (frontier.Options.ResidentMap). Default
 	// DefaultResidentMap; 0 keeps every page mapped: faster, for about the whole file
 	// in the process's RSS (BENCHMARKS.md, "Figures moved out of the code's
-	// comments").
+	// comments"). While a seeds file is read, the crawl keeps at most 32 MiB mapped.
 	ResidentMap ByteSize `yaml:"resident_map"`
 	// LinkCache is how many links the engine remembers having handed to the
 	// frontier lately, about 128 bytes of memory each: a link found again at the
