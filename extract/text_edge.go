@@ -109,3 +109,15 @@ func textIsByline(s string) bool {
 	}
 	return false
 }
+
+// textIsReadAlso reports whether s, lower case, begins as a pointer to another article
+// does: "Lesen Sie auch", "Read more", "See also".
+func textIsReadAlso(s string) bool {
+	for _, p := range []string{"lesen sie auch", "lesen sie mehr", "lesen sie hier", "mehr zum thema", "auch interessant", "das könnte sie auch interessieren",
+		"read more", "read also", "related:", "see also", "more:", "lire aussi", "à lire aussi", "lea también", "lee también", "leer más", "leggi anche", "czytaj też", "czytaj także", "zobacz też", "lees ook"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

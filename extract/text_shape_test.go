@@ -97,12 +97,13 @@ func TestTextShapes(t *testing.T) {
 		// The edges of an article: the picture over it, a byline and a date line before
 		// the first paragraph of prose, calls to action after the last, go; the same
 		// between paragraphs stay, and so does a word that only holds a phrase
-		// ("anzeigen" is not "Anzeige").
+		// ("anzeigen" is not "Anzeige"); a pointer to another article goes wherever
+		// it is.
 		name: "calls to action and dates at the edges",
-		html: `<div class="article"><figure><img src="a.jpg"><figcaption>The bridge at dawn, seen from the old market on the river's north bank. Photo: A. Photographer</figcaption></figure><p>By Jane Reporter</p><div class="meta"><time datetime="2020-04-03">3. April 2020</time>, 12:35</div>` + textPara(0) + `<p>Wir teilen diese Meinung nicht.</p>` + textPara(1) + `<figure><img src="b.jpg"><figcaption>The bridge at night.</figcaption></figure>` + textPara(2) +
+		html: `<div class="article"><figure><img src="a.jpg"><figcaption>The bridge at dawn, seen from the old market on the river's north bank. Photo: A. Photographer</figcaption></figure><p>By Jane Reporter</p><div class="meta"><time datetime="2020-04-03">3. April 2020</time>, 12:35</div>` + textPara(0) + `<p>Wir teilen diese Meinung nicht.</p><p>Lesen Sie auch: <a href="/x">Warum die Brücke so lange gedauert hat, eine Chronik</a></p>` + textPara(1) + `<figure><img src="b.jpg"><figcaption>The bridge at night.</figcaption></figure>` + textPara(2) +
 			`<p>Bild anzeigen</p><div class="cta">Jetzt den Newsletter abonnieren!</div><p>Share this article</p><p><span>Anzeige</span></p></div>`,
 		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "The bridge at night.", "Paragraph C", "Bild anzeigen"},
-		without: []string{"The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
+		without: []string{"Lesen Sie auch", "The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
 	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).

@@ -271,9 +271,12 @@ func (w *textWalker) prune(n *html.Node) bool {
 	case atom.Div, atom.Section, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Span:
 		return in.link*2 > in.text
 	case atom.P, atom.Li:
-		return in.link*3 >= in.text*2 && in.text < 150 && w.cell == 0 && n.DataAtom == atom.P
+		if in.link*3 >= in.text*2 && in.text < 150 && w.cell == 0 && n.DataAtom == atom.P {
+			return true
+		}
 	}
-	return false
+	// "Lesen Sie auch: <a>...</a>", a teaser for another article, wherever it is.
+	return in.text <= textEdgeMax && textIsReadAlso(strings.ToLower(w.t.visibleText(i, 64)))
 }
 
 // codeBlock writes a <pre> as it is shown: every line break and space kept, in
