@@ -2,10 +2,12 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -302,7 +304,8 @@ func TestWaiting(t *testing.T) {
 // and a batch the consumer counts delivered and unacknowledged that the stream no
 // longer holds (its acknowledgement lost). The consumer delivers neither again, and the
 // second keeps it "waiting" for as long as the first is in the stream: the owner must
-// take the held batch in from the stream, and the crawl must end. The state is made by
+// take the held batch in from the stream, keep it there while its intake fails, delete
+// it once taken in, and the crawl must end. The state is made by
 // putting back the stream's files of an earlier moment, as the crash does. (Run with
 // POLITECRAWL_NATS_SERVER=/usr/sbin/nats-server to see 2.9's behaviour.)
 func TestFinishedPhantomAndLeftover(t *testing.T) {
@@ -378,12 +381,33 @@ func TestFinishedPhantomAndLeftover(t *testing.T) {
 	t.Logf("consumer: pending %d, ack pending %d, delivered %+v, ack floor %+v; stream: %d batches, %d..%d",
 		info.NumPending, info.NumAckPending, info.Delivered.Stream, info.AckFloor.Stream, si.State.Msgs, si.State.FirstSeq, si.State.LastSeq)
 
+	// Its first intake fails: the batch must stay in the stream, for the next look.
+	failed, checked := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	c := newCollector()
+	c.fail = func([]Link) error {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			close(failed)
+			return errors.New("disk full")
+		}
+		<-checked
+		return nil
+	}
 	consume(t, a, c)
+	<-failed
+	if _, err := a.stream.GetMsg(ctx, si.State.FirstSeq); err != nil {
+		t.Fatalf("the held batch after a failed intake: %v, want it still in the stream", err)
+	}
+	close(checked)
 	waitFor(t, "the held batch taken in and the crawl finished", func() bool {
 		report(t, a, State{Idle: true})
 		return c.count() == len(held) && finished(t, a)
 	})
+	if _, err := a.stream.GetMsg(ctx, si.State.FirstSeq); !errors.Is(err, jetstream.ErrMsgNotFound) {
+		t.Errorf("the held batch after its intake: %v, want %v (deleted)", err, jetstream.ErrMsgNotFound)
+	}
 }
 
 // TestStuckLogged: a shard that keeps Finished waiting, its consumer and stream
