@@ -110,9 +110,29 @@ func textIsByline(s string) bool {
 	return false
 }
 
-// textIsReadAlso reports whether s, lower case, begins as a pointer to another article
-// does: "Lesen Sie auch", "Read more", "See also".
+// firstText returns the beginning of the first text under the node at i that is shown,
+// 40 bytes at most.
+func (t *textTree) firstText(i int32) string {
+	for j := i; j < t.info[i].end; j++ {
+		if t.info[j].flags&(textGone|textPermalink) != 0 {
+			j = t.info[j].end - 1
+			continue
+		}
+		if n := t.nodes[j]; n.Type == html.TextNode {
+			s := strings.TrimLeft(n.Data, " \t\r\n\f\u00a0")
+			return s[:min(len(s), 40)]
+		}
+	}
+	return ""
+}
+
+// textIsReadAlso reports whether s begins as a pointer to another article does:
+// "Lesen Sie auch", "Read more", "See also".
 func textIsReadAlso(s string) bool {
+	if s == "" {
+		return false
+	}
+	s = strings.ToLower(s)
 	for _, p := range []string{"lesen sie auch", "lesen sie mehr", "lesen sie hier", "mehr zum thema", "auch interessant", "das könnte sie auch interessieren",
 		"read more", "read also", "related:", "see also", "more:", "lire aussi", "à lire aussi", "lea también", "lee también", "leer más", "leggi anche", "czytaj też", "czytaj także", "zobacz też", "lees ook"} {
 		if strings.HasPrefix(s, p) {

@@ -276,7 +276,7 @@ func (w *textWalker) prune(n *html.Node) bool {
 		}
 	}
 	// "Lesen Sie auch: <a>...</a>", a teaser for another article, wherever it is.
-	return in.text <= textEdgeMax && textIsReadAlso(strings.ToLower(w.t.visibleText(i, 64)))
+	return in.text <= textEdgeMax && textIsReadAlso(w.t.firstText(i))
 }
 
 // codeBlock writes a <pre> as it is shown: every line break and space kept, in
