@@ -57,7 +57,7 @@ type textWalker struct {
 }
 
 // write writes n and what is under it, and notes where the blocks of the content's
-// edges are in the output (edge).
+// edges are in the output (edgeKind).
 func (w *textWalker) write(n *html.Node) {
 	if n.Type != html.ElementNode || !textBlock[n.DataAtom] || w.cell > 0 || w.pre > 0 {
 		w.writeNode(n)
