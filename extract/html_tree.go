@@ -298,9 +298,12 @@ func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
 	b.ensureHTML()
 	if c := b.cur(); c.Namespace != "" && !htmlIsPoint(c) {
 		if !htmlBreaksOut(a, b.attrs) {
+			// A foreign element takes the namespace of the element it is in: a <math>
+			// inside <svg> is an SVG element, and so is all it holds. The one start
+			// tag the HTML rules take instead is <svg> in MathML's <annotation-xml>.
 			ns := c.Namespace
-			if a == atom.Svg || a == atom.Math {
-				ns = a.String()
+			if a == atom.Svg && c.Namespace == "math" && c.DataAtom == atom.AnnotationXml {
+				ns = "svg"
 			}
 			b.z.NextIsNotRawText() // no raw text in foreign content
 			return b.insert(b.element(name, a, ns), selfClosing)
