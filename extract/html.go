@@ -613,10 +613,13 @@ func htmlCollapse(s string) string {
 	return t.String()
 }
 
-// htmlCut cuts s to at most n bytes at a character boundary.
+// htmlCut cuts s to at most n bytes at a character boundary; nothing for n below 1.
 func htmlCut(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	if n <= 0 {
+		return ""
 	}
 	for n > 0 && s[n]&0xC0 == 0x80 {
 		n--

@@ -549,6 +549,10 @@ func (o *textOut) raw(s string) {
 			if len(o.b) == 0 {
 				o.brks = 0
 			} else {
+				if len(o.b)+1+len(o.prefix) > o.max {
+					o.full = true
+					return
+				}
 				o.b = append(o.b, '\n')
 				o.b = append(o.b, o.prefix...)
 			}
