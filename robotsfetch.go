@@ -360,12 +360,11 @@ func (c *Crawler) robotsInterrupted(authority string, at, seen time.Time, last *
 	if !seen.IsZero() && seen.Before(end) {
 		end = seen // an earlier run saw the mark: the answer had ended by then
 	}
-	var delay time.Duration
+	var known politeness.Rules
 	if last != nil {
-		g := last.Group(c.agent)
-		delay = max(g.CrawlDelay, g.RequestRate.Interval())
+		known = pacing(last.Group(c.agent))
 	}
-	wait := c.politeness.Cut(authority, end, delay)
+	wait := c.politeness.Cut(authority, end, known)
 	if !wait.Until.After(c.now()) {
 		return
 	}

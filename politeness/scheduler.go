@@ -176,18 +176,18 @@ func (s *Scheduler) Restore(host string, ready time.Time) {
 // Cut records a request to host that was cut by the end of an earlier process (a kill
 // or a stop) and, as the server saw it, ended by end at the latest: from the server's
 // side a connection cut. The host waits as Release makes it wait after a failed
-// request that ended at end: the delay in force, at least delay (the Crawl-delay of
-// rules known from before, which this scheduler may not hold yet), and the backoff of
+// request that ended at end: the delay in force, at least the one known asks for (the
+// pacing of rules known from before, which this scheduler may not hold yet), and the backoff of
 // one more consecutive failure, so that a failure of the next request backs off
 // further. It never makes the host ready sooner, and returns the wait it imposed.
-func (s *Scheduler) Cut(host string, end time.Time, delay time.Duration) Wait {
+func (s *Scheduler) Cut(host string, end time.Time, known Rules) Wait {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.host(host)
 	e.failures++
 	d, why := s.delay(e.rules, e.lastDur)
-	if delay > d {
-		d, why = delay, ReasonCrawlDelay
+	if k := compileRules(known); k != nil && k.delay > d {
+		d, why = k.delay, k.why
 	}
 	e.push(end.Add(d), why)
 	e.push(end.Add(s.backoff(e.failures)), ReasonBackoff)

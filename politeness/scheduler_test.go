@@ -558,23 +558,24 @@ func TestReleaseWaitSource(t *testing.T) {
 func TestCut(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		delay time.Duration // the Crawl-delay known from before
+		known Rules // the rules known from before
 		rules Rules
 		want  time.Duration
 		why   Reason
 	}{
-		{"backoff", 0, Rules{}, 5 * time.Second, ReasonBackoff},
-		{"stored Crawl-delay above the backoff", 20 * time.Second, Rules{}, 20 * time.Second, ReasonCrawlDelay},
-		{"Crawl-delay in force above the backoff", 0, Rules{CrawlDelay: 30 * time.Second}, 30 * time.Second, ReasonCrawlDelay},
-		{"stored Crawl-delay below the backoff", 2 * time.Second, Rules{}, 5 * time.Second, ReasonBackoff},
+		{"backoff", Rules{}, Rules{}, 5 * time.Second, ReasonBackoff},
+		{"stored Crawl-delay above the backoff", Rules{CrawlDelay: 20 * time.Second}, Rules{}, 20 * time.Second, ReasonCrawlDelay},
+		{"stored Request-rate above the backoff", Rules{RequestRate: RequestRate{Requests: 1, Period: 40 * time.Second}}, Rules{}, 40 * time.Second, ReasonRequestRate},
+		{"Crawl-delay in force above the backoff", Rules{}, Rules{CrawlDelay: 30 * time.Second}, 30 * time.Second, ReasonCrawlDelay},
+		{"stored Crawl-delay below the backoff", Rules{CrawlDelay: 2 * time.Second}, Rules{}, 5 * time.Second, ReasonBackoff},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newTest(Options{BackoffBase: 5 * time.Second, MaxDelay: time.Minute})
 			s.SetRules("a", tc.rules)
 			end := t0.Add(-time.Second)
-			w := s.Cut("a", end, tc.delay)
+			w := s.Cut("a", end, tc.known)
 			if !w.End.Equal(end) || !w.Until.Equal(end.Add(tc.want)) || w.Reason != tc.why {
-				t.Fatalf("Cut(a, t0-1s, %v):\n\tgot  %+v\n\twant until t0-1s+%v (%v)", tc.delay, w, tc.want, tc.why)
+				t.Fatalf("Cut(a, t0-1s, %+v):\n\tgot  %+v\n\twant until t0-1s+%v (%v)", tc.known, w, tc.want, tc.why)
 			}
 			mustWait(t, s, "a", t0, end.Add(tc.want))
 		})
@@ -582,12 +583,12 @@ func TestCut(t *testing.T) {
 
 	s, _ := newTest(Options{BackoffBase: 5 * time.Second})
 	s.Restore("a", t0.Add(time.Hour))
-	if w := s.Cut("a", t0, 0); !w.Until.Equal(t0.Add(time.Hour)) || w.Reason != ReasonRestored {
+	if w := s.Cut("a", t0, Rules{}); !w.Until.Equal(t0.Add(time.Hour)) || w.Reason != ReasonRestored {
 		t.Fatalf("Cut after a later Restore: got %+v, want until t0+1h (restored): never sooner", w)
 	}
 
 	s, _ = newTest(Options{BackoffBase: 5 * time.Second})
-	s.Cut("a", t0, 0)
+	s.Cut("a", t0, Rules{})
 	now := t0.Add(5 * time.Second)
 	tk := mustGrant(t, s, "a", now)
 	if got := s.Release(tk, Observation{End: now, Failed: true}).Sub(now); got != 10*time.Second {
