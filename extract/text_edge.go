@@ -111,7 +111,7 @@ func textIsByline(s string) bool {
 }
 
 // firstText returns the beginning of the first text under the node at i that is shown,
-// 40 bytes at most.
+// 40 bytes at most, cut at a character boundary (htmlCut).
 func (t *textTree) firstText(i int32) string {
 	for j := i; j < t.info[i].end; j++ {
 		if t.info[j].flags&(textGone|textPermalink) != 0 {
@@ -120,7 +120,7 @@ func (t *textTree) firstText(i int32) string {
 		}
 		if n := t.nodes[j]; n.Type == html.TextNode {
 			s := strings.TrimLeft(n.Data, " \t\r\n\f\u00a0")
-			return s[:min(len(s), 40)]
+			return htmlCut(s, 40)
 		}
 	}
 	return ""
@@ -133,11 +133,18 @@ func textIsReadAlso(s string) bool {
 		return false
 	}
 	s = strings.ToLower(s)
-	for _, p := range []string{"lesen sie auch", "lesen sie mehr", "lesen sie hier", "mehr zum thema", "auch interessant", "das könnte sie auch interessieren",
-		"read more", "read also", "related:", "see also", "more:", "lire aussi", "à lire aussi", "lea también", "lee también", "leer más", "leggi anche", "czytaj też", "czytaj także", "zobacz też", "lees ook"} {
+	for _, p := range textReadAlso {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// textReadAlso are the openings, lower case, of pointers to another article.
+var textReadAlso = []string{
+	"lesen sie auch", "lesen sie mehr", "lesen sie hier", "mehr zum thema", "auch interessant",
+	"das könnte sie auch interessieren", "read more", "read also", "related:", "see also", "more:",
+	"lire aussi", "à lire aussi", "lea también", "lee también", "leer más", "leggi anche",
+	"czytaj też", "czytaj także", "zobacz też", "lees ook",
 }
