@@ -16,7 +16,9 @@ import (
 // golang.org/x/net/html/charset); where that default would be taken and the whole body
 // is valid UTF-8 with non-ASCII in it, UTF-8 (the standard lets the reader detect the
 // encoding from the content before the default; one page in twelve of trafilatura's
-// evaluation set declares UTF-8 only after its first 1024 bytes). Bytes that are invalid in the encoding become U+FFFD;
+// evaluation set declares UTF-8 only after its first 1024 bytes). A body that is UTF-8
+// beyond doubt (charsetUTF8Evident) is read as UTF-8 whatever its <meta> declares; only
+// a byte order mark or the header's charset outweighs it. Bytes that are invalid in the encoding become U+FFFD;
 // decoding never fails. When body is already valid UTF-8, or ASCII in an encoding
 // that ASCII is a subset of, it is returned as it is, not copied.
 func charsetDecode(body []byte, contentType string) ([]byte, string) {
@@ -25,7 +27,31 @@ func charsetDecode(body []byte, contentType string) ([]byte, string) {
 		!charsetIsASCII(body) && utf8.Valid(body) {
 		return decodeAs(body, encoding.Nop, "utf-8")
 	}
+	if !certain && name != "utf-8" && !charsetNotASCII[name] && charsetUTF8Evident(body) {
+		return decodeAs(body, encoding.Nop, "utf-8")
+	}
 	return decodeAs(body, enc, name)
+}
+
+// charsetUTF8Min is the number of multi-byte UTF-8 characters that outweighs a
+// <meta> declaring another encoding.
+const charsetUTF8Min = 16
+
+// charsetUTF8Evident reports whether body is UTF-8 beyond doubt: valid UTF-8 throughout
+// with at least charsetUTF8Min characters of more than one byte. Text in a legacy
+// encoding is almost never that: in GBK, Big5 or Shift_JIS a character's second byte
+// seldom follows its first as UTF-8's continuation bytes must, and in windows-1252 it
+// takes mojibake ("Ã©") to write a letter and a continuation byte side by side. A
+// page saved or served again as UTF-8 with its old <meta charset=gb2312> is read as
+// what it is, not as GBK, which would make every character of it another.
+func charsetUTF8Evident(body []byte) bool {
+	n := 0
+	for _, c := range body {
+		if c >= 0xC0 {
+			n++
+		}
+	}
+	return n >= charsetUTF8Min && utf8.Valid(body)
 }
 
 // charsetNamed reports whether b holds a <meta> tag naming a charset, in any case:

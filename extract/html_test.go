@@ -201,6 +201,9 @@ func TestCharsetDecode(t *testing.T) {
 		{"latin-1 after 1024 bytes", "", []byte(strings.Repeat(" ", 1024) + "caf\xe9"), strings.Repeat(" ", 1024) + "café", "windows-1252"},
 		{"script charset, utf-8 after 1024 bytes", "", []byte(`<script charset="utf-8"></script>` + strings.Repeat(" ", 1024) + "\xc3\xa9"), `<script charset="utf-8"></script>` + strings.Repeat(" ", 1024) + "é", "utf-8"},
 		{"meta windows-1252, utf-8 bytes", "", []byte(`<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "\xc3\xa9"), `<meta charset="windows-1252">` + strings.Repeat(" ", 1024) + "Ã©", "windows-1252"},
+		{"meta gb2312, utf-8 text", "", []byte(`<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>人工智能公司开发出一款能够用自己的记忆学习新知识的计算机。`), `<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>人工智能公司开发出一款能够用自己的记忆学习新知识的计算机。`, "utf-8"},
+		{"meta gb2312, gbk text", "", []byte(`<meta charset="gb2312"><p>` + "\xc8\xcb\xb9\xa4\xd6\xc7\xc4\xdc" + strings.Repeat("\xb9\xab\xcb\xbe", 8)), `<meta charset="gb2312"><p>人工智能` + strings.Repeat("公司", 8), "gbk"},
+		{"header windows-1252, utf-8 text", "text/html; charset=windows-1252", []byte(strings.Repeat("caf\xc3\xa9 ", 20)), strings.Repeat("cafÃ© ", 20), "windows-1252"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -59,7 +59,7 @@ func TestTrafilaturaSet(t *testing.T) {
 			r.Add(CountSnippets(p.With, p.Without, ref[p.Name]))
 		}
 	}
-	t.Logf("trafilatura set: %d pages, precision %.3f recall %.3f accuracy %.3f F1 %.3f (tp %d fp %d fn %d tn %d)",
+	t.Logf("trafilatura set: %d pages, precision %.3f recall %.3f accuracy %.3f F1 %.4f (tp %d fp %d fn %d tn %d)",
 		len(pages), s.Precision(), s.Recall(), s.Accuracy(), s.F1(), s.TP, s.FP, s.FN, s.TN)
 	if ref != nil {
 		t.Logf("reference on the same pages: precision %.3f recall %.3f accuracy %.3f F1 %.3f (tp %d fp %d fn %d tn %d)",
@@ -107,7 +107,7 @@ func TestBenchmarkSet(t *testing.T) {
 		}
 	}
 	s := Mean(counts)
-	t.Logf("benchmark: %d pages, F1 %.3f precision %.3f recall %.3f", s.Pages, s.F1, s.Precision, s.Recall)
+	t.Logf("benchmark: %d pages, F1 %.4f precision %.4f recall %.4f", s.Pages, s.F1, s.Precision, s.Recall)
 	if ref != nil {
 		r := Mean(refCounts)
 		t.Logf("reference on the same pages: F1 %.3f precision %.3f recall %.3f", r.F1, r.Precision, r.Recall)
@@ -138,5 +138,5 @@ func TestReadabilitySet(t *testing.T) {
 		}
 	}
 	s := Mean(counts)
-	t.Logf("readability test pages: %d pages, F1 %.3f precision %.3f recall %.3f", s.Pages, s.F1, s.Precision, s.Recall)
+	t.Logf("readability test pages: %d pages, F1 %.4f precision %.4f recall %.4f", s.Pages, s.F1, s.Precision, s.Recall)
 }
