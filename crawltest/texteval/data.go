@@ -8,10 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // Page is one page of a set: its HTML, its URL and what it is scored against.
@@ -162,6 +166,103 @@ func htmlText(b []byte) string {
 		case html.TextToken:
 			sb.Write(z.Text())
 			sb.WriteByte(' ')
+		}
+	}
+}
+
+// LoadNews reads the news set that newsset.sh builds: NAME.html, the page as fetched, and
+// beside it its truth, NAME.annotated for L3S-GN1's pages (the text of the blocks its
+// assessors labelled full text, <span class="x-nc-sel2">) or NAME.corrected for Dragnet's
+// (the article part of the text its annotator copied: what precedes the line that
+// starts its comments); urls.tsv gives the pages' URLs. A page whose truth has no word
+// (the assessors found no article text) is left out: any text would score 0 there.
+func LoadNews(dir string) ([]Page, error) {
+	urls := make(map[string]string)
+	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if name, u, ok := strings.Cut(line, "\t"); ok {
+			urls[name] = u
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".html")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var truth string
+		if t, err := os.ReadFile(filepath.Join(dir, name+".annotated")); err == nil {
+			truth = labelledText(t, "x-nc-sel2")
+		} else if t, err := os.ReadFile(filepath.Join(dir, name+".corrected")); err == nil {
+			truth, _, _ = strings.Cut(plainText(t), "!@#$%^&*()  COMMENTS")
+		} else {
+			return nil, fmt.Errorf("%s: no truth beside it", f)
+		}
+		if len(Tokens(truth)) == 0 {
+			continue
+		}
+		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
+	}
+	return pages, nil
+}
+
+// plainText decodes a text file of Dragnet's: UTF-8, UTF-16 after a byte order mark
+// (5 files), or else windows-1252 (38 files).
+func plainText(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}), bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		b, _ = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder().Bytes(b)
+	case !utf8.Valid(b):
+		b, _ = charmap.Windows1252.NewDecoder().Bytes(b)
+	}
+	return string(b)
+}
+
+// labelledText returns the text inside the <span> elements of an annotated document whose
+// class list holds class (and inside any element nested in one), joined by spaces.
+func labelledText(b []byte, class string) string {
+	var sb strings.Builder
+	var spans []bool // open <span>s, true when it or a span around it is labelled
+	in := func() bool { return len(spans) > 0 && spans[len(spans)-1] }
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return sb.String()
+		case html.TextToken:
+			if in() {
+				sb.Write(z.Text())
+				sb.WriteByte(' ')
+			}
+		case html.StartTagToken, html.EndTagToken:
+			name, attr := z.TagName()
+			if string(name) != "span" {
+				continue
+			}
+			if tt == html.EndTagToken {
+				if len(spans) > 0 {
+					spans = spans[:len(spans)-1]
+				}
+				continue
+			}
+			labelled := in()
+			for attr {
+				var k, v []byte
+				k, v, attr = z.TagAttr()
+				if string(k) == "class" && slices.Contains(strings.Fields(string(v)), class) {
+					labelled = true
+				}
+			}
+			spans = append(spans, labelled)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/politecrawl/crawl/extract"
@@ -139,4 +140,55 @@ func TestReadabilitySet(t *testing.T) {
 	}
 	s := Mean(counts)
 	t.Logf("readability test pages: %d pages, F1 %.4f precision %.4f recall %.4f", s.Pages, s.F1, s.Precision, s.Recall)
+}
+
+// TestNewsSet scores our text on the news set built by newsset.sh in
+// $POLITECRAWL_TEXTEVAL_NEWS (L3S-GN1's and Dragnet's news and blog pages, whole
+// article texts chosen by people), with the benchmark's shingle metric, for the whole
+// set and for each of its two sources; and Readability.js's text on the same pages when
+// $POLITECRAWL_TEXTEVAL_REFERENCE names its output.
+func TestNewsSet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_NEWS")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_NEWS not set")
+	}
+	pages, err := LoadNews(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Fatalf("no pages in %s", dir)
+	}
+	ref := reference(t)
+	sources := []string{"gn1-", "dragnet-"}
+	counts := make(map[string][]Counts)
+	refCounts := make(map[string][]Counts)
+	for _, p := range pages {
+		text := ours(t, p)
+		dump(t, p.Name, text)
+		c := Shingles(p.Truth, text)
+		if testing.Verbose() && c.TP < 0.95 {
+			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
+		}
+		for _, src := range append(sources, "") {
+			if strings.HasPrefix(p.Name, src) {
+				counts[src] = append(counts[src], c)
+				if ref != nil {
+					refCounts[src] = append(refCounts[src], Shingles(p.Truth, ref[p.Name]))
+				}
+			}
+		}
+	}
+	for _, src := range append(sources, "") {
+		s := Mean(counts[src])
+		name := "news set"
+		if src != "" {
+			name = "  " + strings.TrimSuffix(src, "-") + " pages"
+		}
+		t.Logf("%s: %d pages, F1 %.3f precision %.3f recall %.3f", name, s.Pages, s.F1, s.Precision, s.Recall)
+		if ref != nil {
+			r := Mean(refCounts[src])
+			t.Logf("%s: reference on the same pages: F1 %.3f precision %.3f recall %.3f", name, r.F1, r.Precision, r.Recall)
+		}
+	}
 }

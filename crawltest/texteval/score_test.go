@@ -51,3 +51,41 @@ func TestCountSnippets(t *testing.T) {
 		t.Errorf("scores of %+v: %v %v %v %v, want 0.5 each", got, got.Precision(), got.Recall(), got.Accuracy(), got.F1())
 	}
 }
+
+// TestLabelledText checks the truth taken from L3S-GN1's annotated pages: the text of the
+// spans of one label, nested markup and entities included, other labels not; each text
+// node is followed by a space.
+func TestLabelledText(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{`<p><span class="x-nc-sel1">Headline</span></p><p><span class="x-nc-sel2">First &amp; <a href="/x">linked</a> words</span></p>`,
+			"First &  linked  words "},
+		{`<span class="x-nc-sel0">Menu</span><span class="x-nc-sel2 x-nc-invisible">Body</span><span class="x-nc-sel3">Caption</span>`,
+			"Body "},
+		// A span inside a labelled one stays labelled; the text after the inner one too.
+		{`<span class="x-nc-sel2">a <span>b</span> c</span> d`, "a  b  c "},
+		{`<span class="x-nc-sel5">comment</span>`, ""},
+	}
+	for _, tt := range tests {
+		if got := labelledText([]byte(tt.doc), "x-nc-sel2"); got != tt.want {
+			t.Errorf("labelledText(%q) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}
+
+// TestPlainText checks the decoding of Dragnet's text files.
+func TestPlainText(t *testing.T) {
+	tests := []struct {
+		b    []byte
+		want string
+	}{
+		{[]byte("caf\xc3\xa9"), "café"},
+		{[]byte("it\x92s \x96 \xa3250"), "it’s – £250"},
+		{[]byte("\xff\xfeh\x00\xe9\x00"), "hé"},
+		{[]byte("\xfe\xff\x00h\x00\xe9"), "hé"},
+	}
+	for _, tt := range tests {
+		if got := plainText(tt.b); got != tt.want {
+			t.Errorf("plainText(%q) = %q, want %q", tt.b, got, tt.want)
+		}
+	}
+}
