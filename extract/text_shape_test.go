@@ -113,6 +113,14 @@ func TestTextShapes(t *testing.T) {
 			`<div class="ts-article-main"><p class="ts-kicker">Politik</p><div class="ts-article-body">` + textArticle(10) + `</div></div><div class="ts-article-info"><p>Die Redaktion prüft jeden Hinweis, den Leserinnen und Leser ihr schicken, und antwortet binnen einer Woche darauf.</p></div></article>`,
 		with:    []string{"Die Ideen reichen vom Spuckschutz", "Paragraph A", "Paragraph J"},
 		without: []string{"Die Redaktion prüft"},
+	}, {
+		// qq.com: a company's name, linked to its stock quote, in a span inside the
+		// sentence; a share bar of linked spans beside the paragraphs still goes.
+		name: "linked span in a sentence",
+		html: `<div id="Cnt-Main-Article-QQ">` + textArticle(2) + `<p style="TEXT-INDENT: 2em"><span onmouseover='ShowInfo(this)'><a class="a-tips-Article-QQ" href="/astock/GOOG.OQ.htm">Google</a></span>(<a href="http://t.qq.com/googlechina">Weibo</a>) bought the artificial intelligence company DeepMind in 2014.</p>` +
+			`<div><span class="shares"><a href="/fb">Facebook</a> <a href="/tw">Twitter</a></span></div>` + textPara(2) + `</div>`,
+		with:    []string{"Google(Weibo) bought the artificial"},
+		without: []string{"Facebook"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

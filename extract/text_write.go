@@ -268,7 +268,14 @@ func (w *textWalker) prune(n *html.Node) bool {
 		return false
 	}
 	switch n.DataAtom {
-	case atom.Div, atom.Section, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Span:
+	case atom.Span:
+		// A span in a paragraph of prose is words of it: a linked name
+		// (<span><a>Google</a></span> (NASDAQ: GOOG) bought...), not a share bar.
+		if p := in.parent; p >= 0 && textIsParagraph(w.t.nodes[p]) && textProse(w.t.info[p].text, w.t.info[p].link) {
+			return false
+		}
+		return in.link*2 > in.text
+	case atom.Div, atom.Section, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form:
 		return in.link*2 > in.text
 	case atom.P, atom.Li:
 		if in.link*3 >= in.text*2 && in.text < 150 && w.cell == 0 && n.DataAtom == atom.P {
