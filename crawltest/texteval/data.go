@@ -170,12 +170,20 @@ func htmlText(b []byte) string {
 	}
 }
 
+// newsMinWords is the fewest words of truth a page of the news set has: one with fewer is
+// a photo post, a video page or a day's pictures rather than an article (55 of Dragnet's
+// pages, none of GN1's), where a caption or a licence line kept beside a truth of a few
+// words would weigh as much as a whole article missed.
+const newsMinWords = 50
+
 // LoadNews reads the news set that newsset.sh builds: NAME.html, the page as fetched, and
 // beside it its truth, NAME.annotated for L3S-GN1's pages (the text of the blocks its
 // assessors labelled full text, <span class="x-nc-sel2">) or NAME.corrected for Dragnet's
 // (the article part of the text its annotator copied: what precedes the line that
-// starts its comments); urls.tsv gives the pages' URLs. A page whose truth has no word
-// (the assessors found no article text) is left out: any text would score 0 there.
+// starts its comments); urls.tsv gives the pages' URLs. Pages whose truth has fewer than
+// newsMinWords words are left out, and those whose HTML does not hold their truth (less
+// than half of its shingles are among those of the page's text: two of Dragnet's, whose
+// text was copied from another page or from one that scripts filled).
 func LoadNews(dir string) ([]Page, error) {
 	urls := make(map[string]string)
 	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
@@ -206,12 +214,26 @@ func LoadNews(dir string) ([]Page, error) {
 		} else {
 			return nil, fmt.Errorf("%s: no truth beside it", f)
 		}
-		if len(Tokens(truth)) == 0 {
+		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
 			continue
 		}
 		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
 	}
 	return pages, nil
+}
+
+// covered is the share of truth's shingles (as a multiset) that text has.
+func covered(truth, text string) float64 {
+	t, p := shingles(truth), shingles(text)
+	var n, in int
+	for k, tn := range t {
+		n += tn
+		in += min(tn, p[k])
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(in) / float64(n)
 }
 
 // plainText decodes a text file of Dragnet's: UTF-8, UTF-16 after a byte order mark

@@ -185,7 +185,7 @@ func TestNewsSet(t *testing.T) {
 		if src != "" {
 			name = "  " + strings.TrimSuffix(src, "-") + " pages"
 		}
-		t.Logf("%s: %d pages, F1 %.3f precision %.3f recall %.3f", name, s.Pages, s.F1, s.Precision, s.Recall)
+		t.Logf("%s: %d pages, F1 %.4f precision %.4f recall %.4f", name, s.Pages, s.F1, s.Precision, s.Recall)
 		if ref != nil {
 			r := Mean(refCounts[src])
 			t.Logf("%s: reference on the same pages: F1 %.3f precision %.3f recall %.3f", name, r.F1, r.Precision, r.Recall)

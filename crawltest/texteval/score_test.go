@@ -89,3 +89,20 @@ func TestPlainText(t *testing.T) {
 		}
 	}
 }
+
+func TestCovered(t *testing.T) {
+	tests := []struct {
+		truth, text string
+		want        float64
+	}{
+		{"a b c d e", "x a b c d y", 0.5},
+		{"a b c d e", "a b c d e and more", 1},
+		{"a b c d a b c d", "a b c d", 0.2}, // a multiset: 1 of 5 shingles
+		{"", "a b c d", 0},
+	}
+	for _, tt := range tests {
+		if got := covered(tt.truth, tt.text); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("covered(%q, %q) = %v, want %v", tt.truth, tt.text, got, tt.want)
+		}
+	}
+}
