@@ -23,7 +23,8 @@ import (
 // <article> that holds little more prose than they do widen to it, up to their end: the
 // article's lead and header come in. As the chosen blocks are
 // written (text_write.go), a short block before the first paragraph of prose or after
-// the last is dropped when it is a date line, a call to action or a byline (text_edge.go).
+// the last is dropped when it is a date line, a call to action or a byline (text_edge.go),
+// and so is a heading that ends the text.
 
 // textParagraphMin is the least text, in characters, of a paragraph that scores.
 const textParagraphMin = 25

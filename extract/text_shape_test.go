@@ -121,6 +121,15 @@ func TestTextShapes(t *testing.T) {
 			`<div><span class="shares"><a href="/fb">Facebook</a> <a href="/tw">Twitter</a></span></div>` + textPara(2) + `</div>`,
 		with:    []string{"Google(Weibo) bought the artificial"},
 		without: []string{"Facebook"},
+	}, {
+		// mdr.de: the article's last subhead announces a box of teasers that is not
+		// content; a heading that ends the text is dropped, one between paragraphs
+		// stays.
+		name: "heading that ends the text",
+		html: `<div class="box"><div class="paragraph">` + textPara(0) + `</div><h3 class="subtitle">Autokunden haben in der Krise andere Sorgen</h3><div class="paragraph">` + textPara(1) + textPara(2) + `</div>` +
+			`<h3 class="subtitle">Wie es in Thüringen weitergeht</h3></div><div class="teaser"><a href="/corona"><p class="ressort">Thüringen</p><h4>Alles zum Coronavirus</h4></a></div>`,
+		with:    []string{"Paragraph A", "Autokunden haben in der Krise andere Sorgen\nParagraph B", "Paragraph C"},
+		without: []string{"Wie es in Thüringen weitergeht"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

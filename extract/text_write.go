@@ -76,8 +76,8 @@ func (w *textWalker) write(n *html.Node) {
 		return
 	}
 	switch kind {
-	case edgeMaybe, edgeJunk:
-		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk})
+	case edgeMaybe, edgeJunk, edgeHead:
+		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk, kind == edgeHead})
 	case edgeProse:
 		if w.prose[1] == 0 {
 			w.prose[0] = start
@@ -708,6 +708,9 @@ func (w *textWalker) text() string {
 			}
 		}
 	}
+	if w.prose[1] > 0 {
+		cuts = w.tail(b, cuts)
+	}
 	if len(cuts) == 0 {
 		return string(b)
 	}
@@ -724,11 +727,59 @@ func (w *textWalker) text() string {
 	return strings.TrimLeft(string(out), "\n")
 }
 
+// tail returns cuts with the headings that end the text after its last paragraph of
+// prose taken out too, one after the other from the end: with nothing after them, they
+// announce what was left out ("Mehr zum Thema", "Das könnte dich auch interessieren").
+func (w *textWalker) tail(b []byte, cuts [][2]int) [][2]int {
+	end := len(b)
+	for {
+		end = textKeptEnd(b, cuts, end)
+		found := false
+		for k := len(w.edges) - 1; k >= 0; k-- {
+			e := w.edges[k]
+			if e.start < w.prose[1] {
+				break
+			}
+			if e.start >= end || textKeptEnd(b, nil, e.end) != end {
+				continue
+			}
+			if e.head {
+				cuts = append(cuts, [2]int{e.start, e.end})
+				end, found = e.start, true
+				break
+			}
+		}
+		if !found {
+			return cuts
+		}
+	}
+}
+
+// textKeptEnd returns where the text kept of b[:end] ends: before the white space and
+// the cut spans that end it.
+func textKeptEnd(b []byte, cuts [][2]int, end int) int {
+	for {
+		for end > 0 && textSpaceByte(b[end-1]) {
+			end--
+		}
+		moved := false
+		for _, c := range cuts {
+			if c[0] < end && end <= c[1] {
+				end, moved = c[0], true
+			}
+		}
+		if !moved {
+			return end
+		}
+	}
+}
+
 // textEdge is a block of the output that may be dropped at an edge of the content.
 type textEdge struct {
 	start, end int   // its span in the output
 	i          int32 // its index in the tree
 	junk       bool  // dropped there whatever it says (a figure)
+	head       bool  // a heading: dropped when it ends the text (textWalker.tail)
 }
 
 // edgeKinds say what a block is to the edges of the content.
@@ -739,6 +790,7 @@ const (
 	edgeProse          // a paragraph of prose: the content is between the first and the last
 	edgeJunk           // dropped before the first paragraph of prose and after the last
 	edgeMaybe          // dropped there if textTree.edgeJunk says so
+	edgeHead           // a heading: dropped when nothing follows it (textWalker.tail)
 )
 
 // textEdgeMax is the most text, in characters, of a block dropped at the edges.
@@ -758,7 +810,11 @@ func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 	}
 	prose := textIsParagraph(n) && textProse(in.text, in.link) && in.text-in.link >= 80
 	switch {
-	case in.text > textEdgeMax || textHeadingLevel(n.DataAtom) > 0:
+	case textHeadingLevel(n.DataAtom) > 0:
+		if in.text <= textEdgeMax {
+			return edgeHead
+		}
+	case in.text > textEdgeMax:
 	case !prose:
 		// Read only if it turns out to be at an edge: most short blocks are not.
 		return edgeMaybe
