@@ -210,7 +210,7 @@ func LoadNews(dir string) ([]Page, error) {
 		if t, err := os.ReadFile(filepath.Join(dir, name+".annotated")); err == nil {
 			truth = labelledText(t, "x-nc-sel2")
 		} else if t, err := os.ReadFile(filepath.Join(dir, name+".corrected")); err == nil {
-			truth, _, _ = strings.Cut(plainText(t), "!@#$%^&*()  COMMENTS")
+			truth = dragnetArticle(plainText(t))
 		} else {
 			return nil, fmt.Errorf("%s: no truth beside it", f)
 		}
@@ -246,6 +246,21 @@ func plainText(b []byte) string {
 		b, _ = charmap.Windows1252.NewDecoder().Bytes(b)
 	}
 	return string(b)
+}
+
+// dragnetArticle returns the article part of a Dragnet text file: what precedes the line
+// that starts its comments, "!@#$%^&*()  COMMENTS" as most write it, and as 36 of the
+// files write it, with one space or three, a tab, a carriage return, or a character of
+// the keys left out or doubled ("!@ $%^&*()", "@#$%^&*()", "!@#$%^&**()").
+func dragnetArticle(s string) string {
+	for at := 0; at < len(s); {
+		line, _, _ := strings.Cut(s[at:], "\n")
+		if l := strings.TrimSpace(line); strings.HasSuffix(l, "COMMENTS") && strings.Contains(l, "$%^&*") {
+			return s[:at]
+		}
+		at += len(line) + 1
+	}
+	return s
 }
 
 // labelledText returns the text inside the <span> elements of an annotated document whose

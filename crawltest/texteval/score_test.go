@@ -106,3 +106,16 @@ func TestCovered(t *testing.T) {
 		}
 	}
 }
+
+func TestDragnetArticle(t *testing.T) {
+	for _, marker := range []string{"!@#$%^&*()  COMMENTS", "!@#$%^&*() COMMENTS", "!@#$%^&*()  COMMENTS\r", "!@ $%^&*()  COMMENTS",
+		"@#$%^&*() COMMENTS", "!@#$%^&**()  COMMENTS", "!@#$%^&*()  \tCOMMENTS", "!@#$%^&*()  COMMENTS\t"} {
+		text := "Headline\n\nThe article's COMMENTS section.\n" + marker + "\nA reader: great post\n"
+		if got, want := dragnetArticle(text), "Headline\n\nThe article's COMMENTS section.\n"; got != want {
+			t.Errorf("with the marker %q: got %q, want %q", marker, got, want)
+		}
+	}
+	if got := dragnetArticle("No comments here.\n"); got != "No comments here.\n" {
+		t.Errorf("without a marker: got %q", got)
+	}
+}
