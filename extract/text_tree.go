@@ -432,16 +432,20 @@ const (
 	namesMaybe                         // a textMaybeNames word
 	namesContent                       // a textContentWords word
 	namesWeak                          // a textWeakWords or textWeakPrefixes word
+	namesEntry                         // a class that is a textEntryClasses name
 )
 
 func (f textNames) or(g textNames) textNames { return f | g }
 
 // kind gives the verdict of the words of a block's class and id values together: a sure
-// word wins, then a maybe word, then a word of the content over a weak word.
+// word wins, then a class naming the block a post, then a maybe word, then a word of
+// the content over a weak word.
 func (f textNames) kind() textKind {
 	switch {
 	case f&namesSure != 0:
 		return textSure
+	case f&namesEntry != 0:
+		return textContent
 	case f&namesMaybe != 0:
 		return textMaybe
 	case f&namesContent != 0:
@@ -457,6 +461,11 @@ func (f textNames) kind() textKind {
 func textNamesOf(v string) textNames {
 	names := strings.ToLower(v)
 	var f textNames
+	for c := range strings.FieldsSeq(names) {
+		if textEntryClasses[c] {
+			f |= namesEntry
+		}
+	}
 	for _, s := range textSureNames {
 		if strings.Contains(names, s) {
 			f |= namesSure
@@ -472,6 +481,9 @@ func textNamesOf(v string) textNames {
 			if strings.HasPrefix(w, p) {
 				f |= namesSure
 			}
+		}
+		if textMaybeWords[w] {
+			f |= namesMaybe
 		}
 		if textWeakWords[w] {
 			f |= namesWeak
@@ -519,8 +531,13 @@ var textMaybeNames = []string{
 	"site-footer", "page-footer", "page-header", "author-bio", "post-meta", "entry-meta",
 	"article-meta", "byline", "more-stories", "read-more", "readmore", "trending",
 	"most-read", "mostread", "most-popular", "signup", "sign-up", "login", "pagination",
-	"paywall", "print-only", "popup", "modal", "credit", "copyright", "author",
+	"paywall", "print-only", "popup", "modal", "credit", "copyright",
 }
+
+// textMaybeWords are words of class and id values (split at anything but letters and
+// digits) that mark boilerplate unless the block holds prose: "author-box", "post_author",
+// not "authored-by-jane".
+var textMaybeWords = map[string]bool{"author": true, "authors": true}
 
 // textWeakWords are words of class and id values that mark boilerplate unless a word of
 // textContentWords is there too.
@@ -536,6 +553,12 @@ var textWeakWords = map[string]bool{
 // textWeakPrefixes begin words of class and id values that mark boilerplate unless a
 // word of textContentWords is there too: "navheader", "menubar", "footerlinks".
 var textWeakPrefixes = []string{"nav", "menu", "footer", "header", "sidebar", "breadcrumb"}
+
+// textEntryClasses are classes that name a block a post or an article. Its other
+// classes then only describe it: WordPress's and TypePad's "hentry post author-admin
+// category-news", "entry entry-author-jane entry-type-post" are the post, not an author
+// box.
+var textEntryClasses = map[string]bool{"post": true, "entry": true, "hentry": true, "type-post": true, "article": true}
 
 // textContentWords are words of class and id values that mark the content.
 var textContentWords = map[string]bool{
