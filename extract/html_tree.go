@@ -36,14 +36,26 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 	b.doc = b.node()
 	b.doc.Type = html.DocumentNode
 	b.stack = append(b.stack, b.doc)
-	z := b.z
 	first := true
 	svg, kept := 0, 0 // with strip: the depth inside <svg>, and the bytes left so far
+	pos := 0          // offset in body of the next token
 	for {
+		if b.rawNext != "" {
+			// The text of a script or a style that nobody reads is jumped over: the
+			// tokenizer would read it a byte at a time. A new tokenizer starts at the
+			// end tag that ends it.
+			if end, ok := htmlRawEnd(body[pos:], b.rawNext); ok && end >= htmlSkipRaw {
+				pos += end
+				b.z = html.NewTokenizer(bytes.NewReader(body[pos:]))
+			}
+			b.rawNext = ""
+		}
+		z := b.z
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			return b.doc, &b.refs, nil // io.EOF: the body is in memory, so no other error can occur
 		}
+		pos += len(z.Raw())
 		if strip > 0 {
 			if htmlStripped(z, tt, &svg, b.rawText()) {
 				continue
@@ -61,7 +73,7 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 				continue // the text of a script or a style: nobody reads it from the tree
 			}
 			text := z.Text()
-			blank = len(bytes.TrimLeft(text, " \t\n\r\f")) == 0
+			blank = first && len(bytes.TrimLeft(text, " \t\n\r\f")) == 0
 			if req != nil && req.inStyle {
 				req.text(text)
 			}
@@ -95,6 +107,9 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 			}
 			if err := b.start(tt == html.SelfClosingTagToken, name, a); err != nil {
 				return nil, nil, err
+			}
+			if (a == atom.Script || a == atom.Style && (req == nil || !req.inStyle)) && b.rawText() {
+				b.rawNext = b.cur().Data // the tokenizer reads its text as script data or raw text
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -131,6 +146,31 @@ type htmlBuilder struct {
 	attrs            []html.Attribute // of the start tag being read
 	quirks           bool             // quirks mode: a <table> does not end a <p>
 	dropLF, noscript bool             // drop a newline starting the next text (<pre>); <noscript> open in <head>
+	rawNext          string           // "script" or "style" when the next token is a text nobody reads
+}
+
+// htmlSkipRaw is the shortest text of a script or a style, in bytes, that htmlTree
+// jumps over: shorter ones cost less to read than a new tokenizer.
+const htmlSkipRaw = 256
+
+// htmlRawEnd returns the offset in b, the text of a <script> or <style> element (tag
+// "script" or "style") and what follows, of the end tag that ends that text as the
+// tokenizer reads it ("</" and tag in any case, then white space, "/" or ">"), len(b)
+// when none does. ok is false for a script holding "<!--" before that end tag, whose
+// end the escape rules of script data decide.
+func htmlRawEnd(b []byte, tag string) (end int, ok bool) {
+	for end = 0; ; end += 2 {
+		i := bytes.Index(b[end:], []byte("</"))
+		if i < 0 {
+			end = len(b)
+			break
+		}
+		end += i
+		if n := end + 2 + len(tag); n < len(b) && htmlEqualFold(tag, b[end+2:n]) && htmlTagEnd(b[n]) {
+			break
+		}
+	}
+	return end, tag != "script" || !bytes.Contains(b[:end], []byte("<!--"))
 }
 
 // node returns a new node from the slab.

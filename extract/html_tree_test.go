@@ -155,6 +155,9 @@ func FuzzHTMLTree(f *testing.F) {
 	f.Add([]byte(`<svg><foreignObject><a href=/fo>f</a></foreignObject><a href=/sa>s</a></svg><math><mi><a href=/mi>m</a></mi></math><noscript><a href=/n>n</a></noscript>`))
 	f.Add([]byte(strings.Repeat("<div>", 600) + `<a href=/deep>deep</a>`))
 	f.Add([]byte(`<p ` + strings.Repeat(`a=1 `, 5000) + `><a href=/x class=c>x</a>`))
+	long := strings.Repeat("if (a < b) { c = '</scrip' }\n", 20)
+	f.Add([]byte(`<script>` + long + `</script><a href=/s>s</a><script>` + long + `<!--<script>` + long + `</script>-->` + long + `</script><a href=/e>e</a>`))
+	f.Add([]byte(`<style>` + long + `</STYLE ><a href=/t>t</a><svg><script>` + long + `<a href=/v>v</a></script></svg><script>` + long))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		opts := HTMLOptions{WithText: true, MaxTextBytes: 1000, MaxLinks: 100, MaxHTMLBytes: 1 << 16}
 		got, err := HTML(htmlTestURL, nil, body, opts)
@@ -200,4 +203,63 @@ func TestHTMLKinds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// htmlRawEndOracle returns the length of the text the tokenizer reads after a start
+// tag of element tag, as it reads it: the oracle of htmlRawEnd.
+func htmlRawEndOracle(tag string, raw []byte) int {
+	z := html.NewTokenizer(bytes.NewReader(append([]byte("<"+tag+">"), raw...)))
+	z.Next()
+	if z.Next() != html.TextToken {
+		return 0
+	}
+	return len(z.Raw())
+}
+
+// TestHTMLRawEnd checks where htmlRawEnd ends the text of a script or a style against
+// where the tokenizer ends it.
+func TestHTMLRawEnd(t *testing.T) {
+	for _, tc := range []struct {
+		tag, raw string
+		ok       bool
+	}{
+		{"script", `if (a < b && c </d) x = "</scrip"; </script>after`, true},
+		{"script", `x </SCRIPT >`, true},
+		{"script", `x </script/>`, true},
+		{"script", "x </script\n>", true},
+		{"script", `x </scripts></script>`, true},
+		{"script", `x </script`, true}, // no character after the name: text to the end
+		{"script", `no end tag at all`, true},
+		{"script", `</script>`, true},
+		{"script", `<!-- document.write("<script></script>") --></script>`, false},
+		{"script", `a </script> b <!-- c`, true}, // the comment opener comes after the end
+		{"style", `p { color: red } </STYLE>`, true},
+		{"style", `<!-- p {} --></style>`, true}, // no escape rules in raw text
+		{"style", `</styles></style>`, true},
+	} {
+		end, ok := htmlRawEnd([]byte(tc.raw), tc.tag)
+		if ok != tc.ok {
+			t.Errorf("htmlRawEnd(%q, %q): ok %v, want %v", tc.raw, tc.tag, ok, tc.ok)
+		}
+		if want := htmlRawEndOracle(tc.tag, []byte(tc.raw)); ok && end != want {
+			t.Errorf("htmlRawEnd(%q, %q) = %d, want %d", tc.raw, tc.tag, end, want)
+		}
+	}
+}
+
+// FuzzHTMLRawEnd compares htmlRawEnd with the tokenizer on arbitrary texts.
+func FuzzHTMLRawEnd(f *testing.F) {
+	f.Add(`a < b </script> c`, true)
+	f.Add(`<!-- <script> </script> --> </script>`, true)
+	f.Add(`p {} </style x>`, false)
+	f.Fuzz(func(t *testing.T, raw string, script bool) {
+		tag := "style"
+		if script {
+			tag = "script"
+		}
+		end, ok := htmlRawEnd([]byte(raw), tag)
+		if want := htmlRawEndOracle(tag, []byte(raw)); ok && end != want {
+			t.Errorf("htmlRawEnd(%q, %q) = %d, want %d", raw, tag, end, want)
+		}
+	})
 }
