@@ -130,12 +130,18 @@ func (t *textTree) pick() []int32 {
 // score gives every block its content score and returns the best block, -1 when no
 // paragraph scores.
 func (t *textTree) score() int32 {
+	var para int32 // the end of the paragraph being read: the elements before it are in it
 	for i := t.body; int(i) < len(t.nodes); i++ {
 		n, in := t.nodes[i], &t.info[i]
 		if in.flags&(textGone|textPermalink) != 0 || n.Type != html.ElementNode {
 			continue
 		}
 		if !t.isParagraph(i) {
+			if i < para && !textBlock[n.DataAtom] {
+				// An inline element inside a paragraph (a <span>, a <b>): its text is
+				// the paragraph's, which scored once already.
+				continue
+			}
 			t.runs(i, func(r textRun) {
 				if r.text-r.link >= textParagraphMin {
 					t.credit(i, r.text, r.commas)
@@ -143,6 +149,7 @@ func (t *textTree) score() int32 {
 			})
 			continue
 		}
+		para = max(para, in.end)
 		if in.text-in.link >= textParagraphMin {
 			t.credit(in.parent, in.text, in.commas)
 		}

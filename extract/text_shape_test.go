@@ -142,6 +142,17 @@ func TestTextShapes(t *testing.T) {
 			`<div id="comments"><p>What a lovely dress, I would wear it every day of the week and twice on Sundays.</p></div></div>`,
 		with:    []string{"Paragraph A", "Paragraph B", "Paragraph C", "Paragraph D"},
 		without: []string{"Hanneli is a stylist", "lovely dress"},
+	}, {
+		// A games site of 2008: teasers of one line in blocks whose class and id say
+		// "text" and "story", the line in a <b>; the article a <span> of lines between
+		// <br>s. The <b>'s line is its paragraph's and scores once, not again for the
+		// <b> and its names.
+		name: "inline element in a paragraph scores once",
+		html: `<div class="wrap_topbox"><table><tr><td><a href="/360">The other upcoming games (P1)</a><div class="text_topbox_subhead" id="story_subhead_1"><b>Feature: Not excited enough about the line-up?</b></div></td>` +
+			`<td><a href="/diablo">Finally news of Diablo (P2)</a><div class="text_topbox_subhead" id="story_subhead_2"><b>Preview: a studio scouted for a first look...</b></div></td></tr></table></div>` +
+			`<div class="wrap_content"><div class="wrap_pod"><h1 class="text_article_headline">GoldenEye XBLA canned?</h1><span class="text_article_body">The long rumoured port of the classic has been canned after being in development for several months.<br><br>Apparently the game was to feature updated graphics, and of course, online multiplayer for sixteen players.<br><br>Neither company would comment on the rumour, which came from a source close to the studio.<br><br>The original game sold eight million copies, and a remake has been asked for by its fans, in letters, petitions and forum threads, for the better part of a decade.<br><br>Rights to the film licence are said to be the sticking point, as they have been for every attempt to bring the game back.</span></div></div>`,
+		with:    []string{"The long rumoured port", "online multiplayer", "Neither company"},
+		without: []string{"Not excited enough"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
