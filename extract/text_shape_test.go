@@ -79,6 +79,20 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"トレンドマイクロは3月9日"},
 		without: []string{"position:absolute", "yahoo.co.jp"},
 	}, {
+		// schneier.com (Movable Type): the comment form after the post, in the same
+		// block, its labels and notes lines of text; a form to write in is not the
+		// content.
+		name:    "comment form after the post",
+		html:    `<div class="entry">` + textArticle(3) + `<h3>Post a comment</h3><form method="post" action="/cgi-bin/mt/mt-comments.cgi"><p>Name:<br><input id="author" name="author"></p><p>Email Address:<br><input id="email" name="email"></p><p>E-mail is optional and will not be displayed on the site, which keeps your address private from spammers and others.</p><p>Comments: (Allowed HTML: a, em, cite, i, strong, b, sub, sup, ul, ol, li, blockquote, pre)<br><textarea id="text" name="text"></textarea></p><input type="submit" value="Post"></form></div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"Email Address", "E-mail is optional", "Allowed HTML"},
+	}, {
+		// An ASP.NET page: the whole page is one <form>, a box to comment in among
+		// the rest; the form is the page, not a comment form.
+		name: "page in a form",
+		html: `<form method="post" action="./article.aspx" id="aspnetForm"><div class="story">` + textArticle(3) + `</div><div class="reply"><textarea name="comment"></textarea></div></form>`,
+		with: []string{"Paragraph A", "Paragraph C"},
+	}, {
 		// independent.co.uk: a gallery of captioned photos inside the article's body
 		// (itemprop=articleBody) scores higher than the body's own paragraphs; the
 		// article is the body.

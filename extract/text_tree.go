@@ -44,6 +44,7 @@ const (
 	textScored                         // has a content score
 	textPermalink                      // a permalink mark (a.headerlink, "¶"): dropped
 	textLink                           // an <a href>: all its text is link text
+	textWrite                          // holds a <textarea>: a form to write a comment or a message in
 )
 
 // textTreeOf builds the textTree of a parsed document of about size nodes.
@@ -69,6 +70,9 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 				continue
 			}
 		case html.ElementNode:
+			if n.DataAtom == atom.Textarea && it.parent >= 0 {
+				t.info[it.parent].flags |= textWrite
+			}
 			if n.Namespace != "" || textSkip[n.DataAtom] && !textLandmark[n.DataAtom] || textIsHidden(n) {
 				continue
 			}
@@ -132,7 +136,7 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 			t.info[p].link += in.link
 			t.info[p].commas += in.commas
 			t.info[p].heads += in.heads
-			t.info[p].flags |= in.flags & textHint
+			t.info[p].flags |= in.flags & (textHint | textWrite)
 		}
 	}
 	t.markBoilerplate()
@@ -154,7 +158,9 @@ func textEscapedMarkup(n *html.Node) bool {
 var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Noscript: true}
 
 // markBoilerplate marks the navigation, headers, footers, sidebars, comments, share
-// bars and banners of the page, and takes their text out of their ancestors' counts.
+// bars and banners of the page, and the forms to write a comment or a message in (a
+// <form> around a <textarea>: its labels, rules and notes are lines of text), and takes
+// their text out of their ancestors' counts.
 // A block that holds a <main> or an <article>, or most of the page's text, is never
 // boilerplate: it is a page wrapper with an unlucky class name.
 func (t *textTree) markBoilerplate() {
@@ -168,7 +174,11 @@ func (t *textTree) markBoilerplate() {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		switch t.boilerplate(n) {
+		kind := t.boilerplate(n)
+		if n.DataAtom == atom.Form && in.flags&textWrite != 0 {
+			kind = textSure // a comment or contact form: its labels, rules and notes
+		}
+		switch kind {
 		case textContent:
 			continue
 		case textMaybe:
