@@ -86,21 +86,18 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
-			// Only the attributes something reads are copied: those htmlTreeAttrs
-			// lists, and all of those the requisites are found in.
+			// Only the attributes something reads are copied: those htmlTreeKeeps
+			// keeps, and all of those the requisites are found in.
 			b.attrs = b.attrs[:0]
-			all := a == atom.Font || req != nil && req.wants(a, name)
-			for more := hasAttr; more; {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				if !all && !htmlTreeAttrs[string(k)] {
-					continue
+			if hasAttr {
+				keep := htmlTreeKeeps
+				if a == atom.Font || req != nil && req.wants(a, name) {
+					keep = nil
 				}
-				key := atom.Lookup(k).String() // no allocation for the names HTML knows
-				if key == "" {
-					key = string(k)
+				var ok bool
+				if b.attrs, ok = htmlTagAttrs(b.attrs, z.Raw(), keep); !ok {
+					b.attrs = htmlReadAttrs(b.attrs, z, keep)
 				}
-				b.attrs = append(b.attrs, html.Attribute{Key: key, Val: string(v)})
 			}
 			if req != nil {
 				req.start(tt == html.StartTagToken, name, a, b.attrs)
@@ -792,14 +789,36 @@ func htmlIs(a atom.Atom, k htmlKind) bool {
 	}
 }
 
-// htmlTreeAttrs lists the attributes htmlTree keeps in its nodes: those the main text
-// (hidden, landmarks, class and id names, permalinks, code languages) and htmlFromTree
-// (links, metadata) read. A heuristic that reads another needs it added here.
-var htmlTreeAttrs = map[string]bool{
-	"class": true, "id": true, "role": true, "style": true, "hidden": true,
-	"aria-hidden": true, "itemprop": true, "lang": true, "href": true, "src": true,
-	"rel": true, "alt": true, "title": true, "name": true, "content": true,
-	"property": true, "http-equiv": true,
+// htmlReadAttrs appends to attrs the attributes of the start tag z has just read that
+// keep reports true for (all of them when keep is nil), through the tokenizer's
+// TagAttr.
+func htmlReadAttrs(attrs []html.Attribute, z *html.Tokenizer, keep func(key []byte) bool) []html.Attribute {
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if keep != nil && !keep(k) {
+			continue
+		}
+		key := atom.Lookup(k).String() // no allocation for the names HTML knows
+		if key == "" {
+			key = string(k)
+		}
+		attrs = append(attrs, html.Attribute{Key: key, Val: string(v)})
+	}
+	return attrs
+}
+
+// htmlTreeKeeps reports whether htmlTree keeps an attribute named key in its nodes:
+// those the main text (hidden, landmarks, class and id names, permalinks, code
+// languages) and htmlFromTree (links, metadata) read. A heuristic that reads another
+// needs it added here.
+func htmlTreeKeeps(key []byte) bool {
+	switch string(key) {
+	case "class", "id", "role", "style", "hidden", "aria-hidden", "itemprop", "lang",
+		"href", "src", "rel", "alt", "title", "name", "content", "property", "http-equiv":
+		return true
+	}
+	return false
 }
 
 // htmlHeadElements lists the elements that stay in the head when they come before the
