@@ -32,7 +32,7 @@ import (
 // errHTMLTooDeep, for elements nested deeper than htmlMaxDepth, as the parser refuses
 // them.
 func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, error) {
-	b := htmlBuilder{z: html.NewTokenizer(bytes.NewReader(body)), quirks: true, size: max(64, len(body)/64)}
+	b := htmlBuilder{z: html.NewTokenizer(bytes.NewReader(body)), quirks: true, size: min(max(64, len(body)/256), 4096)}
 	b.doc = b.node()
 	b.doc.Type = html.DocumentNode
 	b.stack = append(b.stack, b.doc)
@@ -137,7 +137,7 @@ type htmlBuilder struct {
 	html             *html.Node
 	stack            []*html.Node // open elements, the document first
 	slab             []html.Node  // nodes are taken from it; a new one is made when it is full
-	size             int          // nodes in the next slab
+	size             int          // nodes in a slab (about a third of what pages have, one for 100 bytes), half as many attributes
 	refs             htmlRefs     // of the nodes made so far
 	attrSlab         []html.Attribute
 	attrs            []html.Attribute // of the start tag being read
@@ -174,7 +174,6 @@ func htmlRawEnd(b []byte, tag string) (end int, ok bool) {
 func (b *htmlBuilder) node() *html.Node {
 	if len(b.slab) == cap(b.slab) {
 		b.slab = make([]html.Node, 0, b.size)
-		b.size = min(2*b.size, 4096)
 	}
 	b.slab = b.slab[:len(b.slab)+1]
 	return &b.slab[len(b.slab)-1]
@@ -191,7 +190,7 @@ func (b *htmlBuilder) element(name []byte, a atom.Atom, ns string) *html.Node {
 	}
 	if k := len(b.attrs); k > 0 {
 		if cap(b.attrSlab)-len(b.attrSlab) < k {
-			b.attrSlab = make([]html.Attribute, 0, max(k, b.size))
+			b.attrSlab = make([]html.Attribute, 0, max(k, b.size/2))
 		}
 		at := len(b.attrSlab)
 		b.attrSlab = append(b.attrSlab, b.attrs...)
