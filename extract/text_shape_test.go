@@ -146,15 +146,17 @@ func TestTextShapes(t *testing.T) {
 		without: []string{"Wie es in Thüringen weitergeht"},
 	}, {
 		// WordPress's and TypePad's post classes name the author, the category and the
-		// tags beside "post" or "entry": the post, not an author box; the author box
-		// after it still goes, and so do the comments.
+		// tags beside "post" or "entry": the post, not an author box, nor a cookie
+		// banner for its tag "cookie-recipes"; the author box after it still goes, and
+		// so do the comments.
 		name: "post classes naming the author",
 		html: `<div id="content"><div class="hentry p1 post publish author-admin category-uncategorized untagged" id="post-3286"><h2 class="entry-title">At Carven</h2><div class="entry-content">` + textPara(0) + textPara(1) + `</div></div>` +
 			`<div class="author-box"><p>Hanneli is a stylist and photographer, who has lived in Paris, São Paulo and New York for years.</p></div>` +
 			`<div class="entry-category-decor entry-author-eddie_ross entry-type-post entry" id="entry-6a00"><div class="entry-body">` + textPara(2) + `</div></div>` +
 			`<div class="journal-entry-wrapper post-text authored-by-bluelily">` + textPara(3) + `</div>` +
+			`<div class="post-22723 post type-post status-publish hentry category-recipes tag-cookie-recipes tag-dogs">` + textPara(4) + `</div>` +
 			`<div id="comments"><p>What a lovely dress, I would wear it every day of the week and twice on Sundays.</p></div></div>`,
-		with:    []string{"Paragraph A", "Paragraph B", "Paragraph C", "Paragraph D"},
+		with:    []string{"Paragraph A", "Paragraph B", "Paragraph C", "Paragraph D", "Paragraph E"},
 		without: []string{"Hanneli is a stylist", "lovely dress"},
 	}, {
 		// A games site of 2008: teasers of one line in blocks whose class and id say

@@ -469,13 +469,29 @@ func (f textNames) kind() textKind {
 // textNamesOf reads one class or id value (none of the names looked for holds a space,
 // so the values can be read apart).
 func textNamesOf(v string) textNames {
-	names := strings.ToLower(v)
 	var f textNames
-	for c := range strings.FieldsSeq(names) {
+	for c := range strings.FieldsSeq(strings.ToLower(v)) {
 		if textEntryClasses[c] {
 			f |= namesEntry
 		}
+		if textIsTermClass(c) {
+			continue
+		}
+		f |= textTokenNames(c)
 	}
+	return f
+}
+
+// textIsTermClass reports whether a class names a term a post was filed under, as
+// WordPress's post_class and body_class write them ("tag-cookie-recipes",
+// "category-comments"): the words after the prefix are the site's, not what the block is.
+func textIsTermClass(c string) bool {
+	return strings.HasPrefix(c, "tag-") || strings.HasPrefix(c, "category-")
+}
+
+// textTokenNames reads one class (or an id value without spaces).
+func textTokenNames(names string) textNames {
+	var f textNames
 	for _, s := range textSureNames {
 		if strings.Contains(names, s) {
 			f |= namesSure
