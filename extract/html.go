@@ -109,7 +109,9 @@ type Page struct {
 	// deeper than 512, which the HTML parser refuses, or more than 512 KiB of HTML,
 	// whose tree could take 30 times that) and was read by a token scan instead:
 	// links, metadata and directives are still found, but the text heuristic has no
-	// tree to prefer <main> or <article> by.
+	// tree to prefer <main> or <article> by. With text, a body too large for a tree
+	// has its main text chosen in the tree of its first 512 KiB (scripts, styles and
+	// comments left out) when the text ends there, before comments, say.
 	Fallback bool `json:"fallback,omitempty"`
 	// Truncated is true when the body was longer than HTMLOptions.MaxHTMLBytes and only
 	// its first part was parsed.
@@ -210,6 +212,20 @@ func HTML(pageURL *url.URL, header http.Header, body []byte, opts HTMLOptions) (
 			*req = reqScan{} // what the tree's pass found before it failed
 		}
 		htmlTokenScan(p, &base, text, opts, req)
+		if root != nil && opts.WithText {
+			// The body is too large for a tree even without its scripts and styles,
+			// most often for the comments or the lists that follow the article: the
+			// main text is chosen in the tree of its first htmlMaxTreeBytes, and is
+			// the page's when it ends there (the token scan's text is all the text of
+			// the page).
+			textBase := &base
+			if p.Base != "" {
+				if b, ok := htmlBase(&base, p.Base); ok {
+					textBase = &b
+				}
+			}
+			htmlText(p, root, refs.nodes, textBase, opts, true)
+		}
 	} else {
 		htmlFromTree(p, &base, root, refs, opts)
 		if req != nil && !withTree {
@@ -408,17 +424,29 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 		htmlAddLink(p, base, tag, href, rel, text, opts.MaxLinks)
 	}
 	if opts.WithText {
-		p.Text = textFromTree(root, refs.nodes, base, p.Title, opts)
-		plain := p.Text
-		if opts.TextFormat != TextPlain {
-			o := opts
-			o.TextFormat = TextPlain
-			plain = textFromTree(root, refs.nodes, base, p.Title, o)
-		}
-		p.SimHash = TextSimHash(plain)
-		if opts.Language {
-			p.Languages = lang.DetectAll(plain)
-		}
+		htmlText(p, root, refs.nodes, base, opts, false)
+	}
+}
+
+// htmlText sets p's main text, its SimHash and its languages from a tree of about size
+// nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
+// left as it is when the text may go on after it.
+func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
+	text, open := textFromTree(root, size, base, p.Title, opts)
+	if cut && open {
+		return
+	}
+	plain := text
+	if opts.TextFormat != TextPlain {
+		o := opts
+		o.TextFormat = TextPlain
+		plain, _ = textFromTree(root, size, base, p.Title, o)
+	}
+	p.Text = text
+	p.SimHash = TextSimHash(plain)
+	p.Languages = nil
+	if opts.Language {
+		p.Languages = lang.DetectAll(plain)
 	}
 }
 

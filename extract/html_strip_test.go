@@ -9,11 +9,12 @@ import (
 
 // htmlStrip returns body without what never holds main text or links and makes many
 // pages too large for a tree: comments, the contents of <script> and <style>, and
-// whole <svg> elements. ok is false when what is left is still larger than max bytes,
-// or the body is not worth the pass. Every other token is copied as it was written,
+// whole <svg> elements. ok is false when what is left still counts more than max bytes
+// (htmlKeptBytes), or the body is not worth the pass. Every other token is copied as it was written,
 // so that the tree built from the result holds the same elements, text and links.
 func htmlStrip(body []byte, max int) (stripped []byte, ok bool) {
 	out := make([]byte, 0, max)
+	kept := 0
 	z := html.NewTokenizer(bytes.NewReader(body))
 	z.SetMaxBuf(0)
 	raw := false // inside <script> or <style>: the next text token is their content
@@ -47,7 +48,7 @@ func htmlStrip(body []byte, max int) (stripped []byte, ok bool) {
 		if svg > 0 {
 			continue
 		}
-		if len(out)+len(z.Raw()) > max {
+		if kept += htmlKeptBytes(tt, z.Raw()); kept > max {
 			return nil, false
 		}
 		out = append(out, z.Raw()...)

@@ -28,7 +28,8 @@ import (
 // With strip above zero, the tree is that of the body less comments, the text of
 // scripts and styles and whole <svg> elements (what htmlStrip, the tests' oracle, takes
 // out), and the error is
-// errHTMLTooLarge when more than strip bytes of the body are left. The other error is
+// errHTMLTooLarge when more than strip bytes of the body are left; the tree of the strip
+// bytes read until then is returned with it. The other error is
 // errHTMLTooDeep, for elements nested deeper than htmlMaxDepth, as the parser refuses
 // them.
 func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, error) {
@@ -60,8 +61,8 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 			if htmlStripped(z, tt, &svg, b.rawText()) {
 				continue
 			}
-			if kept += len(z.Raw()); kept > strip {
-				return nil, nil, errHTMLTooLarge
+			if kept += htmlKeptBytes(tt, z.Raw()); kept > strip {
+				return b.doc, &b.refs, errHTMLTooLarge
 			}
 		}
 		lf := b.dropLF
@@ -233,6 +234,29 @@ func htmlStripped(z *html.Tokenizer, tt html.TokenType, svg *int, raw bool) bool
 		}
 	}
 	return *svg > 0
+}
+
+// htmlKeptBytes is what a token of the body counts toward htmlTree's strip limit: its
+// bytes, a run of white space inside a tag counting as one. The white space between the
+// attributes of a tag, which some pages indent over many lines, makes no node; the nodes
+// of a body so written weigh what they weigh in the same body written tightly.
+func htmlKeptBytes(tt html.TokenType, raw []byte) int {
+	if tt != html.StartTagToken && tt != html.SelfClosingTagToken && tt != html.EndTagToken {
+		return len(raw)
+	}
+	n, space := 0, false
+	for _, c := range raw {
+		if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+			if space {
+				continue
+			}
+			space = true
+		} else {
+			space = false
+		}
+		n++
+	}
+	return n
 }
 
 // htmlRawTagName returns the name of the tag raw is, as written.

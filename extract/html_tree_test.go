@@ -27,12 +27,14 @@ func htmlParsed(t testing.TB, header http.Header, body []byte, opts HTMLOptions)
 	text, cs := charsetDecode(body, header.Get("Content-Type"))
 	p := &Page{Charset: cs, Truncated: rest != nil}
 	if len(text) > htmlMaxTreeBytes {
-		if s, ok := htmlStrip(text, htmlMaxTreeBytes); ok {
-			text = s
+		s, ok := htmlStrip(text, htmlMaxTreeBytes)
+		if !ok {
+			return nil
 		}
+		text = s
 	}
 	root, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
-	if len(text) > htmlMaxTreeBytes || err != nil {
+	if err != nil {
 		return nil
 	}
 	htmlFromTree(p, &base, root, htmlRefsOf(root), opts)

@@ -34,9 +34,15 @@ var textBlock = map[atom.Atom]bool{
 // opts.MaxTextBytes bytes, in opts.TextFormat; Markdown links resolve against base. The
 // heuristic is described in text_pick.go. A heading that opens the plain text and
 // repeats the page's title (Page.Title holds it) is left out, unless nothing follows.
-func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) string {
+// open reports whether the text runs on to the last node of the tree, which is not
+// boilerplate: in the tree of a body's beginning (htmlTree cut at its strip limit),
+// whether it may go on after it, rather than ending before the comments that were cut.
+func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) (text string, open bool) {
 	t := textTreeOf(doc, size)
 	picked, stop := t.textPick()
+	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
+		open = stop == 0 && t.info[picked[k-1]].end > last && t.info[last].flags&textGone == 0
+	}
 	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title, stop: stop}
 	for _, i := range picked {
 		w.roots[t.nodes[i]] = true
@@ -46,7 +52,7 @@ func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts
 		w.rootText = t.info[i].text
 		w.write(t.nodes[i])
 	}
-	return w.text()
+	return w.text(), open
 }
 
 // textStyleHidden reports whether an inline style says display:none or

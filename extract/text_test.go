@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,79 @@ func TestTextStructure(t *testing.T) {
 				t.Errorf("HTML(%s, format %d).Text holds %q; text:\n%s", tt.file, tt.format, s, page.Text)
 			}
 		}
+	}
+}
+
+// TestTextLargePage checks the main text of pages too large for a tree even without
+// their scripts and styles (htmlMaxTreeBytes): a blog post followed by thousands of
+// comments (rogerebert.com, fourhourworkweek.com) gives the post, chosen in the tree of
+// the body's beginning; an article that runs on past it gives all the text of the
+// page, as the token scan reads it; and a page whose tags are indented over many lines
+// is read into a tree, the white space between attributes making no node.
+func TestTextLargePage(t *testing.T) {
+	var comments strings.Builder
+	meta := strings.Repeat("x", 20000)
+	for i := range 40 {
+		comments.WriteString(`<li class="comment" id="comment-` + strconv.Itoa(i) + `" data-meta="` + meta + `"><div class="comment-author"><a href="/u/` + strconv.Itoa(i) + `">Reader ` + strconv.Itoa(i) +
+			`</a></div><p>Great post, thanks for writing it, I read every word of it twice.</p></li>` + "\n")
+	}
+	var long strings.Builder
+	for long.Len() <= htmlMaxTreeBytes {
+		long.WriteString(textArticle(20))
+	}
+	indent := `<a` + strings.Repeat(" ", 200) + `href="/tag"` + strings.Repeat("\n\t", 100) + `class="tag">tag</a>`
+	tests := []struct {
+		name     string
+		html     string
+		fallback bool
+		with     []string
+		without  []string
+	}{{
+		name:     "post and comments",
+		html:     `<div id="content"><div class="entry">` + textArticle(45) + `</div><div id="comments"><ol class="commentlist">` + comments.String() + `</ol></div></div><p><a href="/last">The last link</a></p>`,
+		fallback: true,
+		with:     []string{"Paragraph A", "Paragraph E"},
+		without:  []string{"Great post", "Reader 1"},
+	}, {
+		name:     "article past the tree",
+		html:     `<article>` + long.String() + `<p>The very last paragraph of the article, which the tree of the page's beginning does not hold.</p></article><p><a href="/last">The last link</a></p>`,
+		fallback: true,
+		with:     []string{"Paragraph A", "The very last paragraph"},
+	}, {
+		name:    "indented tags",
+		html:    `<div class="post">` + textArticle(5) + `<ul class="tags">` + strings.Repeat("<li>"+indent+"</li>\n", 1500) + `</ul></div><p><a href="/last">The last link</a></p>`,
+		with:    []string{"Paragraph A", "Paragraph E"},
+		without: []string{"tag"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := []byte("<!DOCTYPE html><html><head><title>A large page</title></head><body>" + tt.html + "</body></html>")
+			if len(body) <= htmlMaxTreeBytes {
+				t.Fatalf("the page is %d bytes, not larger than a tree's %d", len(body), htmlMaxTreeBytes)
+			}
+			page, err := HTML(htmlTestURL, nil, body, HTMLOptions{WithText: true, MaxTextBytes: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Fallback != tt.fallback {
+				t.Errorf("Fallback %v, want %v", page.Fallback, tt.fallback)
+			}
+			if n := len(page.Links); n == 0 || page.Links[n-1].URL != "https://example.com/last" {
+				t.Errorf("the page's last link is missing: %d links", n)
+			}
+			if page.SimHash != TextSimHash(page.Text) {
+				t.Errorf("SimHash %x is not that of the text", page.SimHash)
+			}
+			for _, s := range tt.with {
+				if !strings.Contains(page.Text, s) {
+					t.Errorf("text lacks %q", s)
+				}
+			}
+			for _, s := range tt.without {
+				if strings.Contains(page.Text, s) {
+					t.Errorf("text holds %q", s)
+				}
+			}
+		})
 	}
 }
