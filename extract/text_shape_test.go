@@ -169,6 +169,26 @@ func TestTextShapes(t *testing.T) {
 			`<div class="wrap_content"><div class="wrap_pod"><h1 class="text_article_headline">GoldenEye XBLA canned?</h1><span class="text_article_body">The long rumoured port of the classic has been canned after being in development for several months.<br><br>Apparently the game was to feature updated graphics, and of course, online multiplayer for sixteen players.<br><br>Neither company would comment on the rumour, which came from a source close to the studio.<br><br>The original game sold eight million copies, and a remake has been asked for by its fans, in letters, petitions and forum threads, for the better part of a decade.<br><br>Rights to the film licence are said to be the sticking point, as they have been for every attempt to bring the game back.</span></div></div>`,
 		with:    []string{"The long rumoured port", "online multiplayer", "Neither company"},
 		without: []string{"Not excited enough"},
+	}, {
+		// A Movable Type blog (crazyauntpurl.com): the readers' comments are blocks of
+		// the post's own <div class="content">, after a heading with id="comments".
+		name: "comments after a heading named comments",
+		html: `<div id="center"><div class="content"><h2>September 10, 2012</h2><h3>It's hot, but that doesn't stop the knitting</h3>` + textArticle(4) +
+			`<p class="posted">Posted by laurie at September 10, 2012 9:01 AM</p><h2 id="comments">Comments</h2>` +
+			`<div id="c169900"><p>Ha! 60's for a low when your high is above 100 is delusional, here in Washington we had the 80's.</p></div><p class="posted">Posted by: Ellen at September 10, 2012 11:40 AM</p>` +
+			`<div id="c169901"><p>This weather makes me weep, it is downright tear-inducing, enough with the humidity already!</p></div><p class="posted">Posted by: Kim at September 10, 2012 11:52 AM</p></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"Washington", "humidity", "Ellen"},
+	}, {
+		// A WordPress theme that names nothing: the comments' heading says what they
+		// are ("717 Responses to ..."); a heading "Comment" inside the article, one of
+		// its parts, stays.
+		name: "comments after a heading that says so",
+		html: `<div class="main"><div>` + textPara(0) + `<h3>Comment</h3>` + textPara(1) + `<h3>Briefing</h3>` + textPara(2) + `</div>` +
+			`<h3>717 Responses to “It’s back! HOT giveaway from Jo Totes!”</h3><ol><li><div><cite>Maria</cite> says:</div><p>I would love to win this bag, it would be perfect for my camera and all of my lenses too.</p></li>` +
+			`<li><div><cite>Jo</cite> says:</div><p>Count me in, the purple one is gorgeous and I have wanted one for the longest time now.</p></li></ol></div>`,
+		with:    []string{"Paragraph A", "Comment\nParagraph B", "Paragraph C"},
+		without: []string{"Responses", "Maria", "purple"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -54,6 +54,9 @@ type textWalker struct {
 	head       [2]int
 	headParent *html.Node
 	headPruned bool
+	// ended is set where the comments on the article begin (textIsCommentsHeading):
+	// nothing after it is written.
+	ended bool
 }
 
 // write writes n and what is under it, and notes where the blocks of the content's
@@ -88,6 +91,9 @@ func (w *textWalker) write(n *html.Node) {
 
 // writeNode writes n and what is under it.
 func (w *textWalker) writeNode(n *html.Node) {
+	if w.ended {
+		return
+	}
 	if w.stop > 0 {
 		if i, ok := w.t.at[n]; ok && i >= w.stop {
 			return
@@ -106,6 +112,10 @@ func (w *textWalker) writeNode(n *html.Node) {
 		return
 	case html.ElementNode:
 	default:
+		return
+	}
+	if w.prose[1] > 0 && w.cell == 0 && textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) {
+		w.ended = true
 		return
 	}
 	if w.t.gone(n) || !w.roots[n] && w.prune(n) {
@@ -284,6 +294,88 @@ func (w *textWalker) prune(n *html.Node) bool {
 	}
 	// "Lesen Sie auch: <a>...</a>", a teaser for another article, wherever it is.
 	return in.text <= textEdgeMax && textIsReadAlso(w.t.firstText(i))
+}
+
+// commentsStart reports whether the heading n, after a paragraph of prose, opens the
+// readers' comments that a page holds inside its content, as blogs do: by its text
+// ("Comments", "12 Kommentare", "717 Responses to ...", "Leave a Reply"), or by its
+// class or id when that names comments ("<h2 id="comments">").
+func (w *textWalker) commentsStart(n *html.Node) bool {
+	if textNamesComments(htmlAttr(n, "id")) || textNamesComments(htmlAttr(n, "class")) {
+		return true
+	}
+	i, ok := w.t.at[n]
+	return ok && w.t.info[i].text <= 200 && textIsCommentsHeading(w.t.visibleText(i, 400))
+}
+
+// textNamesComments reports whether a class or id value names comments.
+func textNamesComments(v string) bool {
+	v = strings.ToLower(v)
+	for _, s := range []string{"comment", "kommentar", "komentar", "comentario", "disqus"} {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// textIsCommentsHeading reports whether s is the heading of readers' comments: a word
+// for them, with a count before or after it ("7 comments", "Comments (0)", "One
+// response"), and the title of the article after "to" or "on" ("717 Responses to
+// ..."); or a call to write one ("Leave a Reply", "Schreibe einen Kommentar").
+func textIsCommentsHeading(s string) bool {
+	words := textWords(s)
+	counted := false
+	for len(words) > 0 && textIsCount(words[0]) {
+		words, counted = words[1:], true
+	}
+	for len(words) > 0 && textIsCount(words[len(words)-1]) {
+		words, counted = words[:len(words)-1], true
+	}
+	if len(words) == 0 {
+		return false
+	}
+	if plural, ok := textCommentWords[words[0]]; ok && (plural || counted) {
+		return len(words) == 1 || len(words) > 2 && textCommentsOn[words[1]]
+	}
+	phrase := strings.Join(words, " ")
+	for _, p := range textCommentCalls {
+		if phrase == p {
+			return true
+		}
+	}
+	return false
+}
+
+// textIsCount reports whether a word counts comments: a number, "one", "no".
+func textIsCount(w string) bool {
+	switch w {
+	case "one", "no", "keine", "ein", "un", "une", "uno":
+		return true
+	}
+	return strings.Trim(w, "0123456789") == ""
+}
+
+// textCommentWords name readers' comments in a heading: true for a plural, false for a
+// singular, which is a heading of comments only with a count ("1 Comment"; an article's
+// "Comment" is its own).
+var textCommentWords = map[string]bool{
+	"comments": true, "responses": true, "replies": true, "reactions": true,
+	"kommentare": true, "leserkommentare": true, "commentaires": true,
+	"comentarios": true, "comentários": true, "commenti": true, "komentarze": true, "reacties": true,
+	"comment": false, "response": false, "reply": false, "kommentar": false, "commentaire": false,
+	"comentario": false, "comentário": false, "commento": false, "komentarz": false, "reactie": false,
+}
+
+// textCommentsOn are the words after textCommentWords that lead to the article's
+// title: "Responses to", "Comments on", "Kommentare zu".
+var textCommentsOn = map[string]bool{"to": true, "on": true, "for": true, "zu": true, "sur": true, "a": true, "en": true, "do": true}
+
+// textCommentCalls are headings, in words, that call on readers to comment.
+var textCommentCalls = []string{
+	"leave a reply", "leave a comment", "post a comment", "add a comment", "add comment", "reader comments",
+	"schreibe einen kommentar", "kommentar schreiben", "deja un comentario", "laisser un commentaire",
+	"lascia un commento", "deixe um comentário", "dodaj komentarz",
 }
 
 // codeBlock writes a <pre> as it is shown: every line break and space kept, in
