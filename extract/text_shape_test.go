@@ -93,6 +93,14 @@ func TestTextShapes(t *testing.T) {
 		html: `<form method="post" action="./article.aspx" id="aspnetForm"><div class="story">` + textArticle(3) + `</div><div class="reply"><textarea name="comment"></textarea></div></form>`,
 		with: []string{"Paragraph A", "Paragraph C"},
 	}, {
+		// wsj.com (2012): the article's opening twice, for two layouts, the second in a
+		// block of class "hidden"; Tailwind's "hidden md:block" is shown on wide screens.
+		name: "copy of class hidden",
+		html: `<article><div class="article story artSnippetTop recipeA" id="recipeAText">` + textArticle(2) + `</div><div class="article story artSnippetTop recipeC hidden" id="recipeCText"><p>Paragraph A again, the same words for a narrower layout of the same page, hidden here.</p><p>Paragraph B again, the same words for a narrower layout of the same page, hidden here.</p><p>Paragraph C again, the same words for a narrower layout of the same page, hidden here.</p><p>Paragraph D again, the same words for a narrower layout of the same page, hidden here.</p><p>Paragraph E again, the same words for a narrower layout of the same page, hidden here.</p></div>` +
+			`<div class="hidden md:block">` + textPara(2) + textPara(3) + textPara(4) + textPara(5) + `</div></article>`,
+		with:    []string{"Paragraph A", "Paragraph B", "Paragraph C", "Paragraph F"},
+		without: []string{"A again"},
+	}, {
 		// independent.co.uk: a gallery of captioned photos inside the article's body
 		// (itemprop=articleBody) scores higher than the body's own paragraphs; the
 		// article is the body.

@@ -291,7 +291,8 @@ func textCount(s string) (chars, commas int32) {
 }
 
 // textIsHidden reports whether an element is not shown: the hidden attribute,
-// aria-hidden="true", an inline display:none or visibility:hidden.
+// aria-hidden="true", an inline display:none or visibility:hidden, the class "hidden"
+// (textClassHidden).
 func textIsHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
@@ -305,9 +306,31 @@ func textIsHidden(n *html.Node) bool {
 			if textStyleHidden(a.Val) {
 				return true
 			}
+		case "class":
+			if textClassHidden(a.Val) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// textClassHidden reports whether a class value hides its element: the class "hidden",
+// display:none in Bootstrap and most style sheets of its time (a page's second copy of
+// the article for another layout), unless a class shows the element again on some
+// screens, as Tailwind's "hidden md:block" does.
+func textClassHidden(v string) bool {
+	if !strings.Contains(v, "hidden") {
+		return false // most values: one scan, no split
+	}
+	hidden := false
+	for c := range strings.FieldsSeq(v) {
+		if strings.Contains(c, ":") {
+			return false
+		}
+		hidden = hidden || c == "hidden"
+	}
+	return hidden
 }
 
 // textIsHint reports whether an element says it holds the main content.
