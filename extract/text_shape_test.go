@@ -197,6 +197,16 @@ func TestTextShapes(t *testing.T) {
 			`<li><div><cite>Jo</cite> says:</div><p>Count me in, the purple one is gorgeous and I have wanted one for the longest time now.</p></li></ol></div>`,
 		with:    []string{"Paragraph A", "Comment\nParagraph B", "Paragraph C"},
 		without: []string{"Responses", "Maria", "purple"},
+	}, {
+		// MathJax's assistive MathML beside its rendering (hidden from readers of the
+		// screen, its glyphs drawn by CSS): the formula's tokens; a formula with a TeX
+		// annotation gives the TeX, not its MathML's tokens nor the annotation-xml.
+		name: "MathML formulas",
+		html: `<article>` + textPara(0) + `<p>When <mjx-container class="MathJax" jax="CHTML"><mjx-math class="MJX-TEX" aria-hidden="true"><mjx-mi class="mjx-i"><mjx-c class="mjx-c1D44E"></mjx-c></mjx-mi></mjx-math>` +
+			`<mjx-assistive-mml display="inline"><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>a</mi><mo>≠</mo><mn>0</mn></math></mjx-assistive-mml></mjx-container>, there are two solutions to the equation.</p>` +
+			`<p>The area of a square of side x is <math alttext="x^{2}"><semantics><msup><mi>x</mi><mn>2</mn></msup><annotation-xml encoding="MathML-Content"><apply><power/><ci>zeta</ci></apply></annotation-xml><annotation encoding="application/x-tex">x^{2}</annotation></semantics></math> in all.</p>` + textPara(1) + `</article>`,
+		with:    []string{"When a ≠ 0, there are two solutions", "side x is x^{2} in all."},
+		without: []string{"x 2", "zeta"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -73,6 +73,16 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 			if n.DataAtom == atom.Textarea && it.parent >= 0 {
 				t.info[it.parent].flags |= textWrite
 			}
+			if textIsMath(n) && !textIsHidden(n) {
+				// A formula is a leaf of the tree: its text is what textMath writes.
+				if info.text, info.commas = textCount(textMath(n)); info.text > 0 {
+					info.parent = it.parent
+					t.at[n] = int32(len(t.nodes))
+					t.nodes = append(t.nodes, n)
+					t.info = append(t.info, info)
+				}
+				continue
+			}
 			if n.Namespace != "" || textSkip[n.DataAtom] && !textLandmark[n.DataAtom] || textIsHidden(n) {
 				continue
 			}
@@ -142,6 +152,45 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 	t.markBoilerplate()
 	return t
 }
+
+// textIsMath reports whether n is a MathML formula, <math>.
+func textIsMath(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.Namespace == "math" && n.DataAtom == atom.Math
+}
+
+// textMath returns the text of a MathML formula: the TeX of its <annotation> when it
+// has one (Wikipedia's, MathJax's), else the text of its tokens (identifiers, numbers,
+// operators) separated by spaces, "a ≠ 0", as a reader of the page hears them.
+func textMath(n *html.Node) string {
+	tokens := textWriter{max: textMathMax}
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case c.Type == html.TextNode:
+			tokens.write(c.Data)
+			tokens.space = true
+			continue
+		case c.Type != html.ElementNode:
+			continue
+		case c.Namespace == "math" && c.DataAtom == atom.Annotation:
+			if tex := textOf(c, textMathMax); tex != "" {
+				return tex
+			}
+			continue
+		case c.Namespace == "math" && c.DataAtom == atom.AnnotationXml:
+			continue
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return tokens.String()
+}
+
+// textMathMax is the most text, in bytes, a formula gives.
+const textMathMax = 4096
 
 // textEscapedMarkup reports whether a text node is markup a <noscript> holds as text,
 // as pages saved from a browser with scripting on serialize it ("&lt;img src=...&gt;"):

@@ -118,6 +118,12 @@ func (w *textWalker) writeNode(n *html.Node) {
 		w.ended = true
 		return
 	}
+	if textIsMath(n) {
+		if !w.t.gone(n) {
+			w.out.text(textMath(n))
+		}
+		return
+	}
 	if w.t.gone(n) || !w.roots[n] && w.prune(n) {
 		if w.headParent != nil && len(w.out.b) == w.head[1] {
 			w.headPruned = true // what followed the heading was boilerplate
