@@ -8,39 +8,47 @@ import (
 	"golang.org/x/net/html"
 )
 
-// htmlAttrsBoth reads every start tag of body with htmlTagAttrs and with the
-// tokenizer's TagAttr, and reports the first tag they read differently.
+// htmlAttrsBoth reads every tag of body with htmlTagAttrs and htmlBuilder.tagName,
+// and with the tokenizer's TagAttr and TagName, and reports the first tag they read
+// differently. It returns the number of start tags with attributes and of those
+// htmlTagAttrs left to TagAttr.
 func htmlAttrsBoth(t *testing.T, body []byte, keep func([]byte) bool) (tags, fallbacks int) {
 	t.Helper()
 	z := html.NewTokenizer(bytes.NewReader(body))
+	b := htmlBuilder{z: html.NewTokenizer(bytes.NewReader(body))} // in step with z
 	for {
 		tt := z.Next()
+		b.z.Next()
 		if tt == html.ErrorToken {
 			return tags, fallbacks
 		}
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken && tt != html.EndTagToken {
 			continue
 		}
 		raw := slices.Clone(z.Raw())
-		_, hasAttr := z.TagName()
-		if !hasAttr {
+		got := slices.Clone(b.tagName())
+		name, hasAttr := z.TagName()
+		if !bytes.Equal(got, name) {
+			t.Fatalf("name of %q: got %q, want %q", raw, got, name)
+		}
+		if tt == html.EndTagToken || !hasAttr {
 			continue
 		}
 		tags++
-		got, ok := htmlTagAttrs(nil, raw, keep)
+		attrs, ok := htmlTagAttrs(nil, raw, keep)
 		want := htmlReadAttrs(nil, z, keep)
 		if !ok {
 			fallbacks++
 			continue
 		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("attributes of %q:\n\tgot  %q\n\twant %q", raw, got, want)
+		if !slices.Equal(attrs, want) {
+			t.Fatalf("attributes of %q:\n\tgot  %q\n\twant %q", raw, attrs, want)
 		}
 	}
 }
 
-// TestHTMLTagAttrs checks the attributes htmlTagAttrs reads from raw tags against the
-// tokenizer's.
+// TestHTMLTagAttrs checks the names and attributes htmlTree reads from raw tags against
+// the tokenizer's.
 func TestHTMLTagAttrs(t *testing.T) {
 	for _, tc := range []struct {
 		body      string
@@ -62,6 +70,7 @@ func TestHTMLTagAttrs(t *testing.T) {
 		{"<a class=\"x\x00\">", 1},         // NUL in a value kept
 		{`<a data-x="&amp;" href=/y>`, 0},  // a reference in a value not kept
 		{`<p ` + string(bytes.Repeat([]byte("x"), 40)) + `=1 class=c>`, 0}, // a long name
+		{"<DiV Class=x></DIV ><br/><svg:Rect></svg:Rect><x\x00y class=z></x\x00y>", 0},
 	} {
 		htmlAttrsBoth(t, []byte(tc.body), nil)
 		if _, fallbacks := htmlAttrsBoth(t, []byte(tc.body), htmlTreeKeeps); fallbacks != tc.fallbacks {

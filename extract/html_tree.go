@@ -85,20 +85,17 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 				b.text(text)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
+			name := b.tagName()
 			a := atom.Lookup(name)
 			// Only the attributes something reads are copied: those htmlTreeKeeps
 			// keeps, and all of those the requisites are found in.
-			b.attrs = b.attrs[:0]
-			if hasAttr {
-				keep := htmlTreeKeeps
-				if a == atom.Font || req != nil && req.wants(a, name) {
-					keep = nil
-				}
-				var ok bool
-				if b.attrs, ok = htmlTagAttrs(b.attrs, z.Raw(), keep); !ok {
-					b.attrs = htmlReadAttrs(b.attrs, z, keep)
-				}
+			keep := htmlTreeKeeps
+			if a == atom.Font || req != nil && req.wants(a, name) {
+				keep = nil
+			}
+			var ok bool
+			if b.attrs, ok = htmlTagAttrs(b.attrs[:0], z.Raw(), keep); !ok {
+				b.attrs = htmlReadAttrs(b.attrs, z, keep)
 			}
 			if req != nil {
 				req.start(tt == html.StartTagToken, name, a, b.attrs)
@@ -110,7 +107,7 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 				b.rawNext = b.cur().Data // the tokenizer reads its text as script data or raw text
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
+			name := b.tagName()
 			a := atom.Lookup(name)
 			if req != nil {
 				req.end(a)
@@ -142,6 +139,7 @@ type htmlBuilder struct {
 	refs             htmlRefs     // of the nodes made so far
 	attrSlab         []html.Attribute
 	attrs            []html.Attribute // of the start tag being read
+	name             []byte           // of the tag being read (tagName)
 	quirks           bool             // quirks mode: a <table> does not end a <p>
 	dropLF, noscript bool             // drop a newline starting the next text (<pre>); <noscript> open in <head>
 	rawNext          string           // "script" or "style" when the next token is a text nobody reads
@@ -810,6 +808,25 @@ func htmlIs(a atom.Atom, k htmlKind) bool {
 			return false
 		}
 	}
+}
+
+// tagName returns the name of the tag the tokenizer has just read, in lower case, as
+// its TagName returns it but without the copy TagName makes: in b.name, valid until the
+// next tag. A name holding NUL, which TagName changes, is read through TagName.
+func (b *htmlBuilder) tagName() []byte {
+	raw := htmlRawTagName(b.z.Raw())
+	if bytes.IndexByte(raw, 0) >= 0 {
+		name, _ := b.z.TagName()
+		return name
+	}
+	b.name = b.name[:0]
+	for _, c := range raw {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.name = append(b.name, c)
+	}
+	return b.name
 }
 
 // htmlReadAttrs appends to attrs the attributes of the start tag z has just read that
