@@ -49,7 +49,7 @@ const (
 
 // textTreeOf builds the textTree of a parsed document of about size nodes.
 func textTreeOf(doc *html.Node, size int) *textTree {
-	t := &textTree{at: make(map[*html.Node]int32, size), body: -1}
+	t := &textTree{at: make(map[*html.Node]int32, size), body: -1, nodes: make([]*html.Node, 0, size), info: make([]textInfo, 0, size)}
 	type item struct {
 		n      *html.Node
 		parent int32
