@@ -103,10 +103,29 @@ func TestTextShapes(t *testing.T) {
 	}, {
 		// independent.co.uk: a gallery of captioned photos inside the article's body
 		// (itemprop=articleBody) scores higher than the body's own paragraphs; the
-		// article is the body.
-		name: "gallery inside the article body",
-		html: `<article class="full-article"><div class="article-wrapper clearfix"><div class="main-content-column"><div class="text-wrapper" itemprop="articleBody">` + textArticle(3) + `<div class="dnd-widget-wrapper context-full type-gallery"><div class="dnd-atom-rendered"><div class="full-gallery"><div class="scroller"><ul class="slides"><li>Photo</li></ul><span class="legend-text">Previous photo, next photo</span></div><ul class="legends">` + textGallery(50) + `</ul></div></div></div>` + textPara(3) + `</div></div></div></article>`,
-		with: []string{"Paragraph A", "Paragraph D"},
+		// article is the body, and the gallery's legends, a list of cards each under
+		// its heading, are not its text.
+		name:    "gallery inside the article body",
+		html:    `<article class="full-article"><div class="article-wrapper clearfix"><div class="main-content-column"><div class="text-wrapper" itemprop="articleBody">` + textArticle(6) + `<div class="dnd-widget-wrapper context-full type-gallery"><div class="dnd-atom-rendered"><div class="full-gallery"><div class="scroller"><ul class="slides"><li>Photo</li></ul><span class="legend-text">Previous photo, next photo</span></div><ul class="legends">` + textGallery(50) + `</ul></div></div></div>` + textPara(6) + `</div></div></div></article>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"Company news", "Revenues at the club"},
+	}, {
+		// huffingtonpost.com: a slideshow of headed slides in the article's body, after
+		// its paragraphs, is not its text.
+		name: "slideshow after the article",
+		html: `<div class="articleBody" itemprop="articleBody">` + textArticle(7) + `<div class="hp-slideshow-wrapper"><ul class="hp-slideshow"><li><h4>Death Panels</h4><p>The only thing that perhaps matched the vastness of the spread of the lie was its predictability, a slide of prose.</p></li>` +
+			`<li><h4>Healthcare Is Already The Best</h4><p>One of the more positive sounding admonitions from opponents was that the country had the best care in the world.</p></li>` +
+			`<li><h4>Jobs Will Be Lost</h4><p>Another of the claims made at the time, and repeated since, was that the law would cost a great many jobs everywhere.</p></li></ul></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"Death Panels", "vastness", "Jobs Will Be Lost"},
+	}, {
+		// A list whose items are headed stays when it is the article, rather than a
+		// part beside 500 characters of prose.
+		name: "headed list as the article",
+		html: `<div class="listicle"><div class="body"><p>Three things to pack, in short.</p><ol><li><h3>A towel</h3><p>The most useful thing a traveller can carry, for drying, for warmth, and for signalling, as every guide says.</p></li>` +
+			`<li><h3>A map</h3><p>Paper does not run out of battery, and it shows the whole valley at once, with its paths, its huts and its rivers.</p></li>` +
+			`<li><h3>A lamp</h3><p>The days are short in the mountains in autumn, and the last kilometre home is the darkest one of the whole walk.</p></li></ol></div></div>`,
+		with: []string{"A towel\nThe most useful", "A lamp"},
 	}, {
 		// The headline that opens the article repeats the page's title, which
 		// Page.Title holds; a subhead further on stays.

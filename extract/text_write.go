@@ -45,10 +45,12 @@ type textWalker struct {
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
-	cell     int // depth inside table cells written on one line
-	pre      int // depth inside <pre>
-	lists    []int
-	quotes   int
+	// rootProse is the prose, in characters, of the chosen block being written.
+	rootProse int32
+	cell      int // depth inside table cells written on one line
+	pre       int // depth inside <pre>
+	lists     []int
+	quotes    int
 	// The heading last written, from head[0] to head[1] in the output: it is taken
 	// back when what follows it in its parent was all boilerplate (headPruned).
 	head       [2]int
@@ -272,14 +274,19 @@ func (w *textWalker) block(para int) {
 }
 
 // prune reports whether a block inside the content is boilerplate all the same: a
-// list or block of links (a "related articles" box, a tag list, a share bar), or a
-// paragraph that is nothing but a link.
+// list or block of links (a "related articles" box, a tag list, a share bar), a
+// paragraph that is nothing but a link, or a list of cards (textTree.cards) beside
+// textArticleMin characters of the content's prose: a slideshow or a gallery, whose
+// slides, each under its heading, outweigh the article they are put in.
 func (w *textWalker) prune(n *html.Node) bool {
 	i, ok := w.t.at[n]
 	if !ok {
 		return true
 	}
 	in := &w.t.info[i]
+	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && w.pre == 0 && w.rootProse-in.prose >= textArticleMin && w.t.cards(i) {
+		return true
+	}
 	if in.text == 0 || in.link == 0 || w.pre > 0 || in.text*2 > w.rootText {
 		return false
 	}
@@ -382,6 +389,29 @@ var textCommentCalls = []string{
 	"leave a reply", "leave a comment", "post a comment", "add a comment", "add comment", "reader comments",
 	"schreibe einen kommentar", "kommentar schreiben", "deja un comentario", "laisser un commentaire",
 	"lascia un commento", "deixe um comentário", "dodaj komentarz",
+}
+
+// cards reports whether the list at i is a list of cards: three items or more, nearly
+// all opening with a heading (a slideshow's slides, a gallery's legends, teasers), rather
+// than the items of an article's list.
+func (t *textTree) cards(i int32) bool {
+	items, headed := 0, 0
+	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
+		j, ok := t.at[c]
+		if !ok || c.Type != html.ElementNode || c.DataAtom != atom.Li || t.info[j].text == 0 || t.info[j].flags&textGone != 0 {
+			continue
+		}
+		items++
+		for k := c.FirstChild; k != nil; k = k.NextSibling {
+			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
+				if k.Type == html.ElementNode && textHeadingLevel(k.DataAtom) > 0 {
+					headed++
+				}
+				break
+			}
+		}
+	}
+	return items >= 3 && headed*4 >= items*3
 }
 
 // codeBlock writes a <pre> as it is shown: every line break and space kept, in
