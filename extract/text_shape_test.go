@@ -226,6 +226,15 @@ func TestTextShapes(t *testing.T) {
 			`<p>The area of a square of side x is <math alttext="x^{2}"><semantics><msup><mi>x</mi><mn>2</mn></msup><annotation-xml encoding="MathML-Content"><apply><power/><ci>zeta</ci></apply></annotation-xml><annotation encoding="application/x-tex">x^{2}</annotation></semantics></math> in all.</p>` + textPara(1) + `</article>`,
 		with:    []string{"When a ≠ 0, there are two solutions", "side x is x^{2} in all."},
 		without: []string{"x 2", "zeta"},
+	}, {
+		// The Evening Standard: the standfirst in the <header> of the <article>, a
+		// sentence of 160 characters, comes in; the site's header of links does not.
+		name: "standfirst in the article's header",
+		html: `<header id="header"><ul><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/going-out">Going out</a></li></ul></header>` +
+			`<article><header class="sc-eEfYrc"><h1>Caribbean islands tighten their rules</h1><p>Penalties for those who refuse to self-isolate are among the toughest in the region, with fines of up to $10,000 and a year in prison.</p></header>` +
+			`<div class="body">` + textArticle(4) + `</div></article>`,
+		with:    []string{"Penalties for those who refuse to self-isolate", "Paragraph A", "Paragraph D"},
+		without: []string{"Going out"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

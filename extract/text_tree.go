@@ -214,6 +214,7 @@ var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Foo
 // boilerplate: it is a page wrapper with an unlucky class name.
 func (t *textTree) markBoilerplate() {
 	total, prose := t.info[t.body].text, t.info[t.body].prose
+	var hint int32 // the end of the <article>, <main>... being read
 	for i := range t.nodes {
 		n, in := t.nodes[i], &t.info[i]
 		if p := in.parent; p >= 0 && t.info[p].flags&textGone != 0 {
@@ -222,6 +223,9 @@ func (t *textTree) markBoilerplate() {
 		}
 		if n.Type != html.ElementNode {
 			continue
+		}
+		if in.flags&textHint != 0 && textIsHint(n) {
+			hint = max(hint, in.end)
 		}
 		kind := t.boilerplate(n)
 		if n.DataAtom == atom.Form && in.flags&textWrite != 0 {
@@ -237,6 +241,10 @@ func (t *textTree) markBoilerplate() {
 			keep := int32(textProseKeep)
 			if n.DataAtom == atom.Header {
 				keep = textLeadKeep
+				if int32(i) < hint {
+					// The header of the article: its headline and standfirst.
+					keep = textArticleLeadKeep
+				}
 			}
 			if in.prose >= keep && in.link*3 < in.text || in.prose*2 > prose {
 				continue
@@ -301,6 +309,10 @@ const textProseKeep = 400
 // textLeadKeep is the prose, in characters, that keeps a <header>: an article's lead
 // or a section's introduction rather than a site's header, which is links.
 const textLeadKeep = 200
+
+// textArticleLeadKeep is the prose, in characters, that keeps a <header> inside an
+// <article> or <main>: the article's standfirst.
+const textArticleLeadKeep = 120
 
 // textProse reports whether a paragraph of text characters, link of them in links, is
 // prose: at least textParagraphMin characters outside links, and links less than a
