@@ -101,6 +101,20 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph B", "Paragraph C", "Paragraph F"},
 		without: []string{"A again"},
 	}, {
+		// trekmovie.com: a thread of readers' comments, most of the page's text, in
+		// <div id="comments"> beside the post; it goes all the same, since the page
+		// has an article's prose outside it. A post whose classes name it a post and
+		// a term with "comments" in it (cubadebate.cu) stays.
+		name: "comments longer than the article",
+		html: `<div id="content"><div class="storybody">` + textArticle(7) + `</div><div id="comments"><dl>` +
+			strings.Repeat(`<dt>1. Reader - October 26, 2012</dt><dd><p>Why? It is one of the least interesting bridges, in fact down right dull and boring, and a smoking lounge at best.</p></dd>`, 14) + `</dl></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"least interesting"},
+	}, {
+		name: "post classes naming comments",
+		html: `<section class="post type-post hentry category-noticias internet-estallido-comentarios" id="content">` + textArticle(12) + `</section><div class="more">` + textArticle(7) + `</div>`,
+		with: []string{"Paragraph A", "Paragraph L"},
+	}, {
 		// independent.co.uk: a gallery of captioned photos inside the article's body
 		// (itemprop=articleBody) scores higher than the body's own paragraphs; the
 		// article is the body, and the gallery's legends, a list of cards each under

@@ -211,7 +211,8 @@ var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Foo
 // <form> around a <textarea>: its labels, rules and notes are lines of text), and takes
 // their text out of their ancestors' counts.
 // A block that holds a <main> or an <article>, or most of the page's text, is never
-// boilerplate: it is a page wrapper with an unlucky class name.
+// boilerplate: it is a page wrapper with an unlucky class name; unless it is a thread
+// of comments beside an article (thread).
 func (t *textTree) markBoilerplate() {
 	total, prose := t.info[t.body].text, t.info[t.body].prose
 	var hint int32 // the end of the <article>, <main>... being read
@@ -250,7 +251,7 @@ func (t *textTree) markBoilerplate() {
 				continue
 			}
 		}
-		if in.flags&textHint != 0 && in.prose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 {
+		if in.flags&textHint != 0 && in.prose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 && !t.thread(n, kind, prose-in.prose) {
 			continue
 		}
 		in.flags |= textBoiler | textGone
@@ -266,6 +267,15 @@ func (t *textTree) markBoilerplate() {
 			t.info[p].prose -= in.prose
 		}
 	}
+}
+
+// thread reports whether a block of most of the page's text, which is kept as the page's
+// wrapper, is rather a thread of readers' comments longer than the article: its name
+// is sure boilerplate ("comments", "disqus"), the page has an article's prose outside
+// it, and its class does not name it a post (a post filed under a term
+// "internet-estallido-comentarios").
+func (t *textTree) thread(n *html.Node, kind textKind, outside int32) bool {
+	return kind == textSure && outside >= textArticleMin && t.namesOf(htmlAttr(n, "class"))&namesContent == 0
 }
 
 // gone reports whether the node at i is left out of the main text.
