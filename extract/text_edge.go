@@ -33,6 +33,38 @@ func (t *textTree) edgeJunk(i int32) bool {
 	return false
 }
 
+// textTailMax is the most text, in characters, of a paragraph of prose that ends the
+// content and is dropped as a call to action (textTree.tailJunk).
+const textTailMax = 300
+
+// tailJunk reports whether the paragraph of prose at i, one of the last of the content,
+// asks the reader to subscribe, follow, support or write: what
+// textTailCalls holds. Its phrases are narrower than textCallsToAction's, since the
+// paragraph is prose: "published" or "tags" may end an article, "follow us" does not.
+func (t *textTree) tailJunk(i int32) bool {
+	s := strings.ToLower(t.visibleText(i, 4*textTailMax))
+	for _, p := range textTailCalls {
+		if textHasPhrase(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// textTailCalls are phrases, lower case, of the calls to action that end an article in
+// a paragraph of their own.
+var textTailCalls = []string{
+	// English
+	"subscribe", "newsletter", "follow us", "our app", "support our", "support us", "supporting our",
+	"letter to the editor", "we want to hear", "join our", "become a member",
+	// German
+	"abonnieren", "abonnent", "folgen sie", "unterstützen sie", "unterstütze", "meinung des autors",
+	"posteingang", "jetzt registrieren", "spenden sie",
+	// Spanish, Portuguese, French, Italian, Polish, Dutch
+	"síguenos", "siguenos", "suscríbete", "únete", "hazte miembro", "apóyanos", "nos siga", "abonnez-vous",
+	"suivez-nous", "soutenez", "iscriviti", "seguici", "subskrybuj", "wesprzyj", "abonneer", "volg ons",
+}
+
 // textHasPhrase reports whether s holds the phrase p as words: not "anzeige" in
 // "Bild anzeigen".
 func textHasPhrase(s, p string) bool {

@@ -24,7 +24,8 @@ import (
 // article's lead and header come in. As the chosen blocks are
 // written (text_write.go), a short block before the first paragraph of prose or after
 // the last is dropped when it is a date line, a call to action or a byline (text_edge.go),
-// and so is a heading that ends the text.
+// and so are a heading that ends the text and the last two paragraphs of prose when they
+// are calls to subscribe, follow or write in (textTree.tailJunk).
 
 // textParagraphMin is the least text, in characters, of a paragraph that scores.
 const textParagraphMin = 25

@@ -249,6 +249,20 @@ func TestTextShapes(t *testing.T) {
 			`<div class="body">` + textArticle(4) + `</div></article>`,
 		with:    []string{"Penalties for those who refuse to self-isolate", "Paragraph A", "Paragraph D"},
 		without: []string{"Going out"},
+	}, {
+		// The last paragraphs of an article ask the reader to subscribe or to write in
+		// (theatlantic.com, laprensagrafica.com): prose too long for the edges' short
+		// blocks, dropped there by their phrases; a last paragraph that names
+		// subscribers stays.
+		name: "calls to action in the last paragraphs",
+		html: `<div class="article-body">` + textArticle(4) + `<p>We want to hear what you think about this article. Submit a letter to the editor or write to letters@example.com.</p>` +
+			`<p>Hacemos periodismo desde hace 106 años, y ahora el periodismo es fundamental. Hazte miembro y disfruta de beneficios exclusivos.</p></div>`,
+		with:    []string{"Paragraph D"},
+		without: []string{"letter to the editor", "Hazte miembro"},
+	}, {
+		name: "last paragraph naming subscribers",
+		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
+		with: []string{"Paragraph D", "3.7 million subscribers"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

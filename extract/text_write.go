@@ -42,6 +42,9 @@ type textWalker struct {
 	// prose[0] is where the first begins, prose[1] where the last ends (0, 0 if none).
 	edges []textEdge
 	prose [2]int
+	// proses are the paragraphs of prose written, in order: the last ones are dropped
+	// when they are calls to action (textTree.tailJunk).
+	proses []textEdge
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
@@ -88,6 +91,7 @@ func (w *textWalker) write(n *html.Node) {
 			w.prose[0] = start
 		}
 		w.prose[1] = end
+		w.proses = append(w.proses, textEdge{start: start, end: end, i: i})
 	}
 }
 
@@ -811,6 +815,9 @@ func (w *textWalker) truncate(n int) {
 	for len(w.edges) > 0 && w.edges[len(w.edges)-1].end > n {
 		w.edges = w.edges[:len(w.edges)-1]
 	}
+	for len(w.proses) > 0 && w.proses[len(w.proses)-1].end > n {
+		w.proses = w.proses[:len(w.proses)-1]
+	}
 	if w.prose[1] > n {
 		// The last paragraph of prose is gone; the one before it is not known: the
 		// trailing edge is no longer trimmed.
@@ -828,6 +835,15 @@ func (w *textWalker) text() string {
 	var cuts [][2]int
 	if e := w.titleEnd; e > 0 && e < len(b) && strings.TrimSpace(string(b[e:])) != "" {
 		cuts = append(cuts, [2]int{0, e})
+	}
+	// The last paragraphs, when they are calls to action, are an edge too.
+	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && w.prose[1] == w.proses[k-1].end; k-- {
+		p := w.proses[k-1]
+		if w.t.info[p.i].text > textTailMax || !w.t.tailJunk(p.i) {
+			break
+		}
+		cuts = append(cuts, [2]int{p.start, p.end})
+		w.prose[1] = w.proses[k-2].end
 	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
