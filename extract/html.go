@@ -570,15 +570,9 @@ func htmlAnchorText(n *html.Node) string {
 		return t
 	}
 	var alt string
-	stack := []*html.Node{n}
-	for len(stack) > 0 && alt == "" {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for c := n; c != nil && alt == ""; c = htmlNext(n, c, false) {
 		if c.Type == html.ElementNode && c.Data == "img" {
 			alt = htmlAttr(c, "alt")
-		}
-		for k := c.LastChild; k != nil; k = k.PrevSibling {
-			stack = append(stack, k)
 		}
 	}
 	return htmlAnchorFallback("", alt, htmlAttr(n, "title"))

@@ -77,24 +77,28 @@ func textStyleHidden(style string) bool {
 // at most max bytes.
 func textOf(n *html.Node, max int) string {
 	t := textWriter{max: max}
-	stack := []*html.Node{n}
-	for len(stack) > 0 && !t.full {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch c.Type {
-		case html.TextNode:
+	// The nodes are visited in document order through their links, with no stack to
+	// allocate: textOf runs for every link of a page.
+	for c := n; c != nil && !t.full; c = htmlNext(n, c, c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Template)) {
+		if c.Type == html.TextNode {
 			t.write(c.Data)
-			continue
-		case html.ElementNode:
-			if c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Template {
-				continue
-			}
-		}
-		for k := c.LastChild; k != nil; k = k.PrevSibling {
-			stack = append(stack, k)
 		}
 	}
 	return t.String()
+}
+
+// htmlNext returns the node after c in document order within the subtree of root, nil
+// after the last; with skip, the nodes under c are passed over.
+func htmlNext(root, c *html.Node, skip bool) *html.Node {
+	if c.FirstChild != nil && !skip {
+		return c.FirstChild
+	}
+	for ; c != root; c = c.Parent {
+		if c.NextSibling != nil {
+			return c.NextSibling
+		}
+	}
+	return nil
 }
 
 // textWriter accumulates text with white space collapsed, up to max bytes. With lines
