@@ -586,17 +586,13 @@ func textIsTermClass(c string) bool {
 // textTokenNames reads one class (or an id value without spaces).
 func textTokenNames(names string) textNames {
 	var f textNames
-	for _, s := range textSureNames {
-		if strings.Contains(names, s) {
-			f |= namesSure
-		}
+	if textSureIndex.in(names) {
+		f |= namesSure
 	}
-	for _, s := range textMaybeNames {
-		if strings.Contains(names, s) {
-			f |= namesMaybe
-		}
+	if textMaybeIndex.in(names) {
+		f |= namesMaybe
 	}
-	for _, w := range strings.FieldsFunc(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for w := range strings.FieldsFuncSeq(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		for _, p := range textSurePrefixes {
 			if strings.HasPrefix(w, p) {
 				f |= namesSure
