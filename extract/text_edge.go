@@ -38,9 +38,10 @@ func (t *textTree) edgeJunk(i int32) bool {
 const textTailMax = 300
 
 // tailJunk reports whether the paragraph of prose at i, one of the last of the content,
-// asks the reader to subscribe, follow, support or write: what
-// textTailCalls holds. Its phrases are narrower than textCallsToAction's, since the
-// paragraph is prose: "published" or "tags" may end an article, "follow us" does not.
+// asks the reader to subscribe, follow, support or write, or says that all rights are
+// reserved: what textTailCalls holds. Its phrases are narrower than textCallsToAction's,
+// since the paragraph is prose: "published" or "tags" may end an article, "follow us"
+// does not.
 func (t *textTree) tailJunk(i int32) bool {
 	s := strings.ToLower(t.visibleText(i, 4*textTailMax))
 	for _, p := range textTailCalls {
@@ -63,6 +64,9 @@ var textTailCalls = []string{
 	// Spanish, Portuguese, French, Italian, Polish, Dutch
 	"síguenos", "siguenos", "suscríbete", "únete", "hazte miembro", "apóyanos", "nos siga", "abonnez-vous",
 	"suivez-nous", "soutenez", "iscriviti", "seguici", "subskrybuj", "wesprzyj", "abonneer", "volg ons",
+	// Copyright lines
+	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
+	"riproduzione riservata", "wszelkie prawa zastrzeżone",
 }
 
 // textHasPhrase reports whether s holds the phrase p as words: not "anzeige" in

@@ -260,6 +260,12 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph D"},
 		without: []string{"letter to the editor", "Hazte miembro"},
 	}, {
+		// dziennik.pl: a copyright notice ends the article as a paragraph of its own.
+		name:    "copyright line that ends the article",
+		html:    `<div class="detailContent">` + textArticle(4) + `<div class="licenceInfo"><p>Materiał chroniony prawem autorskim - wszelkie prawa zastrzeżone. Dalsze rozpowszechnianie artykułu za zgodą wydawcy INFOR Biznes.</p></div></div>`,
+		with:    []string{"Paragraph D"},
+		without: []string{"Materiał chroniony"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},
