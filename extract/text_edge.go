@@ -10,7 +10,8 @@ import (
 )
 
 // edgeJunk reports whether the short block at i is one that the edges of an article
-// carry and its body does not: a date line (a <time> in it), a call to action, a byline.
+// carry and its body does not: a date line (a <time> in it), a call to action, a byline,
+// a caption that credits the photograph over or under the article.
 func (t *textTree) edgeJunk(i int32) bool {
 	for j := i; j < t.info[i].end; j++ {
 		if t.info[j].flags&textGone != 0 {
@@ -112,6 +113,9 @@ var textCallsToAction = []string{
 	"veröffentlicht", "aktualisiert", "publiziert", "erstellt am", "zuletzt geändert", "schlagwörter",
 	"publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "ultima modifica",
 	"opublikowano", "publikacja", "aktualizacja",
+	// Photo credits
+	"foto:", "fotos:", "bild:", "photo:", "photos:", "©", "quelle:", "istock", "getty images", "symbolbild",
+	"credit:", "crédit", "fot.", "imago",
 	// More calls to action
 	"weitere informationen", "weiterführende informationen", "mehr aus", "kommentarfunktion",
 	"thanks for reading", "supporting our", "let us know", "zapraszamy", "wesprzyj",

@@ -266,6 +266,14 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph D"},
 		without: []string{"Materiał chroniony"},
 	}, {
+		// bund.net: the picture over the article is not a <figure>, its caption credits
+		// the photograph; at the edge it goes, between paragraphs it stays.
+		name: "credited caption at the edge",
+		html: `<div class="article"><div class="image"><img src="a.jpg"><span class="caption">Das Hermelin ist im Winter gut getarnt. (mlharing / iStock.com)</span></div>` + textArticle(2) +
+			`<div class="image"><img src="b.jpg"><span class="caption">Ein Hermelin im Sommer. Foto: Jane Doe</span></div>` + textPara(2) + `</div>`,
+		with:    []string{"Paragraph A", "Ein Hermelin im Sommer", "Paragraph C"},
+		without: []string{"gut getarnt"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},
