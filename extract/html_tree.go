@@ -325,8 +325,10 @@ func (b *htmlBuilder) text(t []byte) {
 	if b.body == nil {
 		switch c := b.cur(); {
 		case c.Type == html.DocumentNode || c == b.html || c == b.head:
-			if len(bytes.TrimLeft(t, " \t\n\r\f")) == 0 {
-				return // white space before the body
+			// White space before the body makes no node, as in the parser, whether a
+			// token of its own or the start of the text that opens the body.
+			if t = bytes.TrimLeft(t, " \t\n\r\f"); len(t) == 0 {
+				return
 			}
 			b.startBody(atom.Body, false)
 		case b.noscript:
