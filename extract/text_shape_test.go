@@ -111,6 +111,12 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph G"},
 		without: []string{"least interesting"},
 	}, {
+		// An opinion piece's heading named for the commentary it opens is not the
+		// heading of readers' comments: the text goes on after it.
+		name: "a heading named commentary",
+		html: `<article>` + textArticle(3) + `<h2 class="commentary-heading" id="commentary">Our view</h2>` + textPara(3) + textPara(4) + `</article>`,
+		with: []string{"Paragraph A", "Paragraph D", "Paragraph E"},
+	}, {
 		name: "post classes naming comments",
 		html: `<section class="post type-post hentry category-noticias internet-estallido-comentarios" id="content">` + textArticle(12) + `</section><div class="more">` + textArticle(7) + `</div>`,
 		with: []string{"Paragraph A", "Paragraph L"},

@@ -325,12 +325,20 @@ func (w *textWalker) commentsStart(n *html.Node) bool {
 	return ok && w.t.info[i].text <= 200 && textIsCommentsHeading(w.t.visibleText(i, 400))
 }
 
-// textNamesComments reports whether a class or id value names comments.
+// textNamesComments reports whether a class or id value names comments: not a
+// commentary or a commentator, which an opinion piece's headings may be named for.
 func textNamesComments(v string) bool {
 	v = strings.ToLower(v)
 	for _, s := range []string{"comment", "kommentar", "komentar", "comentario", "disqus"} {
-		if strings.Contains(v, s) {
-			return true
+		for rest := v; ; {
+			_, after, found := strings.Cut(rest, s)
+			if !found {
+				break
+			}
+			if !strings.HasPrefix(after, "ary") && !strings.HasPrefix(after, "ator") {
+				return true
+			}
+			rest = after
 		}
 	}
 	return false
