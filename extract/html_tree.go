@@ -644,14 +644,16 @@ func (b *htmlBuilder) end(name []byte, a atom.Atom) {
 		return
 	}
 	// Any other end tag closes the innermost element of its name, unless a block is
-	// open inside it.
+	// open inside it: a special element, MathML's and SVG's integration points
+	// (<mi>, <annotation-xml>, <foreignObject>...) among them: </a> inside <math><mi>
+	// is ignored.
 	for i := len(b.stack) - 1; i > 0; i-- {
 		n := b.stack[i]
 		if n.Namespace == "" && n.Data == string(name) {
 			b.popTo(i)
 			return
 		}
-		if n.Namespace == "" && htmlIs(n.DataAtom, htmlKindSpecial) {
+		if n.Namespace == "" && htmlIs(n.DataAtom, htmlKindSpecial) || n.Namespace != "" && (htmlIsPoint(n) || n.DataAtom == atom.AnnotationXml) {
 			return
 		}
 	}
