@@ -82,6 +82,49 @@ func reference(t *testing.T) map[string]string {
 	return ref
 }
 
+// scoreShingles scores our text on pages with the benchmark's shingle metric and logs
+// the set's figures as name, and Readability.js's on the same pages when
+// $POLITECRAWL_TEXTEVAL_REFERENCE names its output; each page whose name begins with one
+// of groups is also counted in that group, logged apart. In verbose mode the pages whose
+// TP is under 0.95 are logged.
+func scoreShingles(t *testing.T, name string, pages []Page, groups ...string) {
+	if len(pages) == 0 {
+		t.Fatalf("%s: no pages", name)
+	}
+	ref := reference(t)
+	groups = append(groups, "") // the whole set, last
+	counts := make(map[string][]Counts)
+	refCounts := make(map[string][]Counts)
+	for _, p := range pages {
+		text := ours(t, p)
+		dump(t, p.Name, text)
+		c := Shingles(p.Truth, text)
+		if testing.Verbose() && c.TP < 0.95 {
+			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
+		}
+		for _, g := range groups {
+			if strings.HasPrefix(p.Name, g) {
+				counts[g] = append(counts[g], c)
+				if ref != nil {
+					refCounts[g] = append(refCounts[g], Shingles(p.Truth, ref[p.Name]))
+				}
+			}
+		}
+	}
+	for _, g := range groups {
+		label := name
+		if g != "" {
+			label = "  " + strings.TrimSuffix(g, "-") + " pages"
+		}
+		s := Mean(counts[g])
+		t.Logf("%s: %d pages, F1 %.4f precision %.4f recall %.4f", label, s.Pages, s.F1, s.Precision, s.Recall)
+		if ref != nil {
+			r := Mean(refCounts[g])
+			t.Logf("%s: reference on the same pages: F1 %.3f precision %.3f recall %.3f", label, r.F1, r.Precision, r.Recall)
+		}
+	}
+}
+
 // TestBenchmarkSet scores our text on the article extraction benchmark, in
 // $POLITECRAWL_TEXTEVAL_AEB (a checkout of scrapinghub/article-extraction-benchmark).
 func TestBenchmarkSet(t *testing.T) {
@@ -93,26 +136,7 @@ func TestBenchmarkSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := reference(t)
-	var counts, refCounts []Counts
-	for _, p := range pages {
-		text := ours(t, p)
-		dump(t, p.Name, text)
-		c := Shingles(p.Truth, text)
-		counts = append(counts, c)
-		if testing.Verbose() {
-			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
-		}
-		if ref != nil {
-			refCounts = append(refCounts, Shingles(p.Truth, ref[p.Name]))
-		}
-	}
-	s := Mean(counts)
-	t.Logf("benchmark: %d pages, F1 %.4f precision %.4f recall %.4f", s.Pages, s.F1, s.Precision, s.Recall)
-	if ref != nil {
-		r := Mean(refCounts)
-		t.Logf("reference on the same pages: F1 %.3f precision %.3f recall %.3f", r.F1, r.Precision, r.Recall)
-	}
+	scoreShingles(t, "benchmark", pages)
 }
 
 // TestReadabilitySet scores our text against Readability.js's expected output on its
@@ -128,18 +152,7 @@ func TestReadabilitySet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var counts []Counts
-	for _, p := range pages {
-		text := ours(t, p)
-		dump(t, p.Name, text)
-		c := Shingles(p.Truth, text)
-		counts = append(counts, c)
-		if testing.Verbose() && c.TP < 0.95 {
-			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
-		}
-	}
-	s := Mean(counts)
-	t.Logf("readability test pages: %d pages, F1 %.4f precision %.4f recall %.4f", s.Pages, s.F1, s.Precision, s.Recall)
+	scoreShingles(t, "readability test pages", pages)
 }
 
 // TestNewsSet scores our text on the news set built by newsset.sh in
@@ -156,39 +169,5 @@ func TestNewsSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pages) == 0 {
-		t.Fatalf("no pages in %s", dir)
-	}
-	ref := reference(t)
-	sources := []string{"gn1-", "dragnet-"}
-	counts := make(map[string][]Counts)
-	refCounts := make(map[string][]Counts)
-	for _, p := range pages {
-		text := ours(t, p)
-		dump(t, p.Name, text)
-		c := Shingles(p.Truth, text)
-		if testing.Verbose() && c.TP < 0.95 {
-			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
-		}
-		for _, src := range append(sources, "") {
-			if strings.HasPrefix(p.Name, src) {
-				counts[src] = append(counts[src], c)
-				if ref != nil {
-					refCounts[src] = append(refCounts[src], Shingles(p.Truth, ref[p.Name]))
-				}
-			}
-		}
-	}
-	for _, src := range append(sources, "") {
-		s := Mean(counts[src])
-		name := "news set"
-		if src != "" {
-			name = "  " + strings.TrimSuffix(src, "-") + " pages"
-		}
-		t.Logf("%s: %d pages, F1 %.4f precision %.4f recall %.4f", name, s.Pages, s.F1, s.Precision, s.Recall)
-		if ref != nil {
-			r := Mean(refCounts[src])
-			t.Logf("%s: reference on the same pages: F1 %.3f precision %.3f recall %.3f", name, r.F1, r.Precision, r.Recall)
-		}
-	}
+	scoreShingles(t, "news set", pages, "gn1-", "dragnet-")
 }
