@@ -532,7 +532,7 @@ func (t *textTree) namesOf(v string) textNames {
 type textNames uint8
 
 const (
-	namesSure    textNames = 1 << iota // a textSureNames or textSurePrefixes word
+	namesSure    textNames = 1 << iota // a textSureNames or textSurePrefixes word, or a textCommentWord
 	namesMaybe                         // a textMaybeNames word
 	namesContent                       // a textContentWords word
 	namesWeak                          // a textWeakWords or textWeakPrefixes word
@@ -598,6 +598,9 @@ func textTokenNames(names string) textNames {
 				f |= namesSure
 			}
 		}
+		if textCommentWord(w) {
+			f |= namesSure
+		}
 		if textMaybeWords[w] {
 			f |= namesMaybe
 		}
@@ -635,8 +638,30 @@ var textSureNames = []string{"skip-link", "screen-reader", "sr-only", "visually-
 // textSurePrefixes begin words of class and id values (split at anything but letters
 // and digits) that mark boilerplate whatever the block holds.
 var textSurePrefixes = []string{
-	"comment", "kommentar", "komentar", "comentario", "disqus", "cookie", "consent", "gdpr", "outbrain", "taboola", "skiplink",
-	"visuallyhidden",
+	"cookie", "consent", "gdpr", "outbrain", "taboola", "skiplink", "visuallyhidden",
+}
+
+// textCommentNames name readers' comments in class and id values, as words' beginnings
+// (textCommentWord) or anywhere in a heading's names (textNamesComments).
+var textCommentNames = []string{"comment", "kommentar", "komentar", "comentario", "disqus"}
+
+// textCommentWord reports whether the word w of a class or id value begins with one of
+// textCommentNames. A "commentary" block is boilerplate too: Tumblr's readers' notes are
+// "with_commentary" and "without_commentary" (a heading so named is not the opening of
+// the comments: textNamesComments).
+func textCommentWord(w string) bool {
+	for _, p := range textCommentNames {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// textCommentary reports whether after, what follows a comment name in a word, makes
+// it a commentary or a commentator (an opinion piece, its author), not readers' comments.
+func textCommentary(after string) bool {
+	return strings.HasPrefix(after, "ary") || strings.HasPrefix(after, "ator")
 }
 
 // textMaybeNames are substrings of class and id values that mark boilerplate unless

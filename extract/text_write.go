@@ -329,13 +329,13 @@ func (w *textWalker) commentsStart(n *html.Node) bool {
 // commentary or a commentator, which an opinion piece's headings may be named for.
 func textNamesComments(v string) bool {
 	v = strings.ToLower(v)
-	for _, s := range []string{"comment", "kommentar", "komentar", "comentario", "disqus"} {
+	for _, s := range textCommentNames {
 		for rest := v; ; {
 			_, after, found := strings.Cut(rest, s)
 			if !found {
 				break
 			}
-			if !strings.HasPrefix(after, "ary") && !strings.HasPrefix(after, "ator") {
+			if !textCommentary(after) {
 				return true
 			}
 			rest = after
