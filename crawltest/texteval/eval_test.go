@@ -24,13 +24,17 @@ func ours(t testing.TB, p Page) string {
 	return pg.Text
 }
 
-// dump writes text to $POLITECRAWL_TEXTEVAL_DUMP/name.txt when that is set.
-func dump(t testing.TB, name, text string) {
+// dump writes text to $POLITECRAWL_TEXTEVAL_DUMP/name.txt and the page's truth beside it
+// (name.truth: the whole text, or the trafilatura set's snippets) when that is set.
+func dump(t testing.TB, name, text, truth string) {
 	dir := os.Getenv("POLITECRAWL_TEXTEVAL_DUMP")
 	if dir == "" {
 		return
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".truth"), []byte(truth), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -50,7 +54,7 @@ func TestTrafilaturaSet(t *testing.T) {
 	var s, r Snippets
 	for _, p := range pages {
 		text := ours(t, p)
-		dump(t, p.Name, text)
+		dump(t, p.Name, text, p.Truth)
 		c := CountSnippets(p.With, p.Without, text)
 		if testing.Verbose() && (c.FN > 0 || c.FP > 0) {
 			t.Logf("%s: tp %d fp %d fn %d", p.Name, c.TP, c.FP, c.FN)
@@ -97,7 +101,7 @@ func scoreShingles(t *testing.T, name string, pages []Page, groups ...string) {
 	refCounts := make(map[string][]Counts)
 	for _, p := range pages {
 		text := ours(t, p)
-		dump(t, p.Name, text)
+		dump(t, p.Name, text, p.Truth)
 		c := Shingles(p.Truth, text)
 		if testing.Verbose() && c.TP < 0.95 {
 			t.Logf("%s: tp %.3f fp %.3f fn %.3f", p.Name, c.TP, c.FP, c.FN)
