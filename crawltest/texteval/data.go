@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -302,4 +304,104 @@ func labelledText(b []byte, class string) string {
 			spans = append(spans, labelled)
 		}
 	}
+}
+
+// LoadModern reads the modern set that modernset.sh builds: NAME.html, the page as
+// fetched, and beside it NAME.labelled, the same page with its annotators' __label
+// attributes, whose elements labelled main are the truth (the article body: not the
+// headline, byline, date, captions or comments); urls.tsv gives the pages' URLs. Pages
+// are left out as LoadNews leaves them out: a truth of fewer than newsMinWords words (a
+// site's home page), or one the page's HTML does not hold.
+func LoadModern(dir string) ([]Page, error) {
+	urls := make(map[string]string)
+	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if name, u, ok := strings.Cut(line, "\t"); ok {
+			urls[name] = u
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".html")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		l, err := os.ReadFile(filepath.Join(dir, name+".labelled"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: no truth beside it: %w", f, err)
+		}
+		truth, err := labelText(l, "main")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
+			continue
+		}
+		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
+	}
+	return pages, nil
+}
+
+// labelText returns the text of the elements of b whose nearest labelled ancestor (or
+// themselves) has __label="label" (the annotators' value, trimmed: a few carry a space),
+// as a browser lays it out: text nodes joined as they stand, a line break at each block
+// element, no script, style or template text. b is decoded as a browser would (its
+// <meta> charset, else UTF-8).
+func labelText(b []byte, label string) (string, error) {
+	enc, _, _ := charset.DetermineEncoding(b, "text/html")
+	doc, err := html.Parse(enc.NewDecoder().Reader(bytes.NewReader(b)))
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	var walk func(n *html.Node, in bool)
+	walk = func(n *html.Node, in bool) {
+		switch n.Type {
+		case html.TextNode:
+			if in {
+				sb.WriteString(n.Data)
+			}
+			return
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Script, atom.Style, atom.Template, atom.Noscript:
+				return
+			}
+			for _, a := range n.Attr {
+				if a.Key == "__label" {
+					in = strings.TrimSpace(a.Val) == label
+				}
+			}
+		}
+		block := n.Type == html.ElementNode && labelBlocks[n.DataAtom]
+		if block && in {
+			sb.WriteByte('\n')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, in)
+		}
+		if block && in {
+			sb.WriteByte('\n')
+		}
+	}
+	walk(doc, false)
+	return sb.String(), nil
+}
+
+// labelBlocks are the elements labelText breaks lines at.
+var labelBlocks = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true, atom.Br: true,
+	atom.Dd: true, atom.Div: true, atom.Dl: true, atom.Dt: true, atom.Figcaption: true,
+	atom.Figure: true, atom.Footer: true, atom.H1: true, atom.H2: true, atom.H3: true,
+	atom.H4: true, atom.H5: true, atom.H6: true, atom.Header: true, atom.Hr: true, atom.Li: true,
+	atom.Main: true, atom.Nav: true, atom.Ol: true, atom.P: true, atom.Pre: true,
+	atom.Section: true, atom.Table: true, atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true,
 }

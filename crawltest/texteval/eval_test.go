@@ -175,3 +175,19 @@ func TestNewsSet(t *testing.T) {
 	}
 	scoreShingles(t, "news set", pages, "gn1-", "dragnet-")
 }
+
+// TestModernSet scores our text on the modern set built by modernset.sh in
+// $POLITECRAWL_TEXTEVAL_MODERN (GoogleTrends-2017's pages of 2017, the article bodies
+// their annotators labelled), with the benchmark's shingle metric; and Readability.js's
+// text on the same pages when $POLITECRAWL_TEXTEVAL_REFERENCE names its output.
+func TestModernSet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_MODERN")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_MODERN not set")
+	}
+	pages, err := LoadModern(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scoreShingles(t, "modern set", pages)
+}

@@ -72,6 +72,29 @@ func TestLabelledText(t *testing.T) {
 	}
 }
 
+// TestLabelText checks the modern set's truth: the text of the elements whose nearest
+// labelled ancestor is labelled main (a value with spaces around it too), line breaks at
+// block elements, inline markup joined as it stands, no script text, and the page's
+// declared charset.
+func TestLabelText(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{`<h1 __label="title">Headline</h1><div __label="main"><p>First &amp; <a href="/x">link</a>ed</p><p>Second</p></div>`,
+			"\n\nFirst & linked\n\nSecond\n\n"},
+		// A labelled element inside main is what its own label says.
+		{`<div __label="main ">Body <figure __label="caption">Photo</figure><span>more</span><div __label="comment">Nice!</div></div>`,
+			"\nBody more\n"},
+		{`<div __label="main">a<script>var x = 1</script><style>p{}</style>b</div>`, "\nab\n"},
+		{`<div __label="comment">A comment</div><p>Unlabelled</p>`, ""},
+		{"<meta charset=\"windows-1252\"><p __label=\"main\">caf\xe9</p>", "\ncaf\u00e9\n"},
+	}
+	for _, tt := range tests {
+		got, err := labelText([]byte(tt.doc), "main")
+		if err != nil || got != tt.want {
+			t.Errorf("labelText(%q) = %q, %v; want %q", tt.doc, got, err, tt.want)
+		}
+	}
+}
+
 // TestPlainText checks the decoding of Dragnet's text files.
 func TestPlainText(t *testing.T) {
 	tests := []struct {
