@@ -13,7 +13,8 @@ import (
 // three more ancestors; a block's score is then discounted by the share of its text in
 // links and moved by its class and id, and the best block wins. Its siblings that
 // score close to it, or are prose, join it, with the headings between them; a sibling
-// under two linked headlines is a list of teasers and does not. When they hold a third
+// under two linked headlines is a list of teasers and does not, nor does a column of
+// other stories (textTree.feed). When they hold a third
 // of the page's prose or less, the article is spread wider: the winner's parent is
 // tried, as long as it is not mostly links and its prose is not mostly elsewhere (a
 // feed beside the article); a winner of textArticleMin characters of prose under a
@@ -283,8 +284,9 @@ func (t *textTree) siblings(best int32) []int32 {
 		in := &t.info[i]
 		switch {
 		case i == best:
-		case in.heads >= 2:
-			// A list of teasers, each under its linked headline.
+		case in.heads >= 2 || t.feed(i):
+			// A list of teasers, each under its linked headline; a column of other
+			// stories, each a headline and its teaser.
 			heading = -1
 			continue
 		case in.flags&textScored != 0 && in.score >= threshold:

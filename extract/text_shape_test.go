@@ -33,6 +33,15 @@ func textGallery(n int) string {
 	return b.String()
 }
 
+// textFeedItems is n copies of item, each with its number for "%".
+func textFeedItems(n int, item string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.ReplaceAll(item, "%", strconv.Itoa(i+1)))
+	}
+	return b.String()
+}
+
 // TestTextShapes checks the main text of page shapes taken from real sites: what it
 // must hold (with, each a substring) and what it must not (without).
 func TestTextShapes(t *testing.T) {
@@ -279,6 +288,31 @@ func TestTextShapes(t *testing.T) {
 			`<div class="image"><img src="b.jpg"><span class="caption">Ein Hermelin im Sommer. Foto: Jane Doe</span></div>` + textPara(2) + `</div>`,
 		with:    []string{"Paragraph A", "Ein Hermelin im Sommer", "Paragraph C"},
 		without: []string{"gut getarnt"},
+	}, {
+		// nintendo.com: a press release, and beside it a column of the other news,
+		// each a heading, a sentence of teaser with a "more" link and a date; the
+		// teasers score as prose, but the column does not join the release.
+		name: "feed of other news beside a press release",
+		html: `<div id="articleBlock"><div id="mainPrimary"><h3>Get Ready to Party</h3><p class="date">2012-11-07</p>` + textArticle(5) + `</div>` +
+			`<div id="secondaryContentContainer"><ul>` + textFeedItems(5, "<li><h3>Nintendo news %</h3><p class=\"text\">Exciting games, videos and more, check out what is new and downloadable this week, item %. <a href=\"/news/%\">more</a></p><p class=\"date\">2012-11-0%</p></li>") + `</ul></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph E"},
+		without: []string{"Nintendo news", "Exciting games"},
+	}, {
+		// cbc.ca: the story's column, and beside it a column of the region's
+		// headlines: a <dl> whose terms are links to other stories and whose
+		// definitions are their teasers.
+		name: "headlines and teasers in a definition list beside the story",
+		html: `<div id="story"><div id="storywell"><div id="storybody">` + textArticle(6) + `</div></div><div id="storyright"><div class="lineuproll"><h3>B.C. Headlines</h3><dl>` +
+			textFeedItems(6, "<dt class=\"headline\"><a href=\"/bc/story/%\">Hops shortage spurs microbreweries, story %</a></dt><dd>A worldwide shortage of hops is forcing some microbreweries in the province to rewrite their recipes, story %.</dd>") + `</dl></div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph F"},
+		without: []string{"B.C. Headlines", "Hops shortage"},
+	}, {
+		// The same headlines inside the story's own block, after its paragraphs.
+		name: "headlines and teasers in a definition list after the story",
+		html: `<div id="storybody">` + textArticle(7) + `<h3>Canada Headlines</h3><dl>` +
+			textFeedItems(4, "<dt class=\"headline\"><a href=\"/canada/story/%\">Federal probe sought into vans, story %</a></dt><dd>Questions are being raised about the use of passenger vans following the death of seven athletes, story %.</dd>") + `</dl></div>`,
+		with:    []string{"Paragraph A", "Paragraph F"},
+		without: []string{"Canada Headlines", "Federal probe"},
 	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,

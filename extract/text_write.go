@@ -281,14 +281,15 @@ func (w *textWalker) block(para int) {
 // list or block of links (a "related articles" box, a tag list, a share bar), a
 // paragraph that is nothing but a link, or a list of cards (textTree.cards) beside
 // textArticleMin characters of the content's prose: a slideshow or a gallery, whose
-// slides, each under its heading, outweigh the article they are put in.
+// slides, each under its heading, outweigh the article they are put in; a <dl> of other
+// stories' linked headlines and their teasers.
 func (w *textWalker) prune(n *html.Node) bool {
 	i, ok := w.t.at[n]
 	if !ok {
 		return true
 	}
 	in := &w.t.info[i]
-	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && w.pre == 0 && w.rootProse-in.prose >= textArticleMin && w.t.cards(i) {
+	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl) && w.pre == 0 && w.rootProse-in.prose >= textArticleMin && w.t.cards(i) {
 		return true
 	}
 	if in.text == 0 || in.link == 0 || w.pre > 0 || in.text*2 > w.rootText {
@@ -405,12 +406,26 @@ var textCommentCalls = []string{
 
 // cards reports whether the list at i is a list of cards: three items or more, nearly
 // all opening with a heading (a slideshow's slides, a gallery's legends, teasers), rather
-// than the items of an article's list.
+// than the items of an article's list. A <dl> is one when nearly all its terms are links
+// to other pages: headlines, each with its teaser in the <dd> after it.
 func (t *textTree) cards(i int32) bool {
 	items, headed := 0, 0
+	dl := t.nodes[i].DataAtom == atom.Dl
 	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
 		j, ok := t.at[c]
-		if !ok || c.Type != html.ElementNode || c.DataAtom != atom.Li || t.info[j].text == 0 || t.info[j].flags&textGone != 0 {
+		if !ok || c.Type != html.ElementNode || t.info[j].text == 0 || t.info[j].flags&textGone != 0 {
+			continue
+		}
+		if dl {
+			if c.DataAtom == atom.Dt {
+				items++
+				if t.info[j].link*2 > t.info[j].text {
+					headed++
+				}
+			}
+			continue
+		}
+		if c.DataAtom != atom.Li {
 			continue
 		}
 		items++
@@ -425,6 +440,51 @@ func (t *textTree) cards(i int32) bool {
 	}
 	return items >= 3 && headed*4 >= items*3
 }
+
+// feed reports whether the block at i is mostly lists of cards (textTree.cards) of
+// short items: a column of other stories, each a headline and a line or two of teaser
+// (and a date), which scores as prose beside the article and must not join it.
+func (t *textTree) feed(i int32) bool {
+	in := &t.info[i]
+	if in.text == 0 || in.flags&textHint != 0 {
+		return false
+	}
+	var cards int32
+	for j := i; j < in.end; j++ {
+		n := t.nodes[j]
+		if n.Type != html.ElementNode || t.info[j].flags&textGone != 0 || t.info[j].text == 0 {
+			continue
+		}
+		switch n.DataAtom {
+		case atom.Ul, atom.Ol, atom.Dl:
+			if t.cards(j) && t.teasers(j) {
+				cards += t.info[j].text
+				j = t.info[j].end - 1
+			}
+		}
+	}
+	return cards*10 >= in.text*7
+}
+
+// teasers reports whether the items of the list of cards at i are teasers: nearly all
+// hold a link (the headline, a "more" link) and they hold textTeaserMax characters of
+// text or less on average; not the sections of an article, nor a list of tips.
+func (t *textTree) teasers(i int32) bool {
+	var items, linked int32
+	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
+		if j, ok := t.at[c]; ok && c.Type == html.ElementNode && (c.DataAtom == atom.Li || c.DataAtom == atom.Dt) && t.info[j].text > 0 {
+			items++
+			if t.info[j].link > 0 {
+				linked++
+			}
+		}
+	}
+	return items > 0 && linked*4 >= items*3 && t.info[i].text <= items*textTeaserMax
+}
+
+// textTeaserMax is the most text, in characters, of a teaser on average: a headline,
+// a sentence or two and a date.
+const textTeaserMax = 400
 
 // codeBlock writes a <pre> as it is shown: every line break and space kept, in
 // Markdown inside a fence.
