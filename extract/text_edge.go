@@ -31,7 +31,12 @@ func (t *textTree) edgeJunk(i int32) bool {
 			return true
 		}
 	}
-	return false
+	for _, p := range textPostMeta {
+		if textHasPhrase(s, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "copyright")
 }
 
 // textTailMax is the most text, in characters, of a paragraph of prose that ends the
@@ -119,6 +124,21 @@ var textCallsToAction = []string{
 	// More calls to action
 	"weitere informationen", "weiterführende informationen", "mehr aus", "kommentarfunktion",
 	"thanks for reading", "supporting our", "let us know", "zapraszamy", "wesprzyj",
+}
+
+// textPostMeta are phrases, lower case, of a post's own metadata over or under it:
+// who posted it when, where it was filed, its permanent link, its trackbacks, its
+// copyright ("copyright" itself only opening the block: textTree.edgeJunk).
+var textPostMeta = []string{
+	// English
+	"posted by", "posted at", "posted in", "filed under", "permalink", "trackback", "links to weblogs",
+	"all rights reserved", "email this", "e-mail this", "send to a friend", "appeared in print",
+	// German, French, Spanish, Italian, Portuguese, Polish, Dutch
+	"gepostet von", "abgelegt unter", "alle rechte vorbehalten", "artikel versenden",
+	"publié par", "classé dans", "tous droits réservés", "publicado por", "archivado en",
+	"todos los derechos reservados", "pubblicato da", "archiviato in", "tutti i diritti riservati",
+	"postado por", "arquivado em", "todos os direitos reservados", "opublikował", "opublikowała",
+	"wszelkie prawa zastrzeżone", "geplaatst door", "geplaatst in", "alle rechten voorbehouden",
 }
 
 // visibleText returns the text under the node at i that is shown and not boilerplate,

@@ -314,6 +314,16 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph F"},
 		without: []string{"Canada Headlines", "Federal probe"},
 	}, {
+		// TypePad (sethgodin.typepad.com): the post's footer line, long enough to be a
+		// paragraph of prose, says who posted it and links it; the trackbacks and the
+		// copyright follow. A paragraph that only speaks of copyright stays.
+		name: "post footer and trackbacks",
+		html: `<div class="entry"><div class="entry-body">` + textArticle(3) + `<p>Sony became the last major label to sell music without copyright protection online.</p></div>` +
+			`<p class="entry-footer-info">Posted by Seth Godin on July 19, 2012 | <a href="/p">Permalink</a></p><div class="trackbacks"><p>TrackBack URL for this entry:<br><span>http://www.typepad.com/services/trackback/6a00d8</span></p>` +
+			`<p>Listed below are links to weblogs that reference <a href="/p">The importance of going first</a>:</p></div><p>Copyright 2012 Seth Godin</p></div>`,
+		with:    []string{"Paragraph C", "without copyright protection"},
+		without: []string{"Seth Godin", "TrackBack", "typepad", "Listed below"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},
