@@ -327,6 +327,18 @@ func TestTextShapes(t *testing.T) {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},
+	}, {
+		// dailymail.co.uk: a video.js player between the article's paragraphs; its
+		// controls are <div>s with a role (slider, button), their labels are no text.
+		// A link with the role of a button (a guide's "Next") stays.
+		name: "video player controls by role",
+		html: `<div itemprop="articleBody">` + textArticle(2) + `<div class="vjs-control-bar">` +
+			`<div role="slider" aria-valuenow="23" class="vjs-progress-holder"><div class="vjs-load-progress"><span class="vjs-control-text"><span>Loaded</span>: 0%</span></div></div>` +
+			`<div class="vjs-play-control" role="button" tabindex="0"><div><span class="vjs-control-text">Play</span></div></div>` +
+			`<div class="vjs-fullscreen-control" role="Button " tabindex="0"><span class="vjs-control-text">Fullscreen</span></div></div>` +
+			textPara(2) + `<p>When the add-ons are set, the themes come next, as the <a class="next" href="#part-2" role="button">next part of the guide</a> shows, with pictures of each step.</p></div>`,
+		with:    []string{"Paragraph B", "Paragraph C", "next part of the guide"},
+		without: []string{"Loaded", "Play", "Fullscreen"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -363,10 +363,14 @@ func textCount(s string) (chars, commas int32) {
 
 // textIsHidden reports whether an element is not shown: the hidden attribute,
 // aria-hidden="true", an inline display:none or visibility:hidden, the class "hidden"
-// (textClassHidden).
+// (textClassHidden); or not shown as text: a control by its role (textControlRoles).
 func textIsHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
+		case "role":
+			if textControlRoles[strings.ToLower(strings.TrimSpace(a.Val))] && n.DataAtom != atom.A {
+				return true
+			}
 		case "hidden":
 			return true
 		case "aria-hidden":
@@ -384,6 +388,18 @@ func textIsHidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// textControlRoles are the ARIA roles of a control, whose words are its label, not
+// text to read, as a <button>'s or an <input>'s (textSkip): a video player's buttons,
+// slider and timer ("Play", "Loaded: 0%", "Fullscreen"), a menu's items, a tooltip. A
+// link with such a role stays a link: "Next" to the next part of a guide, an
+// accordion's heading.
+var textControlRoles = map[string]bool{
+	"button": true, "checkbox": true, "combobox": true, "listbox": true, "menuitem": true,
+	"option": true, "progressbar": true, "radio": true, "scrollbar": true, "searchbox": true,
+	"slider": true, "spinbutton": true, "switch": true, "textbox": true, "timer": true,
+	"tooltip": true,
 }
 
 // textClassHidden reports whether a class value hides its element: the class "hidden",
