@@ -324,6 +324,26 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph C", "without copyright protection"},
 		without: []string{"Seth Godin", "TrackBack", "typepad", "Listed below"},
 	}, {
+		// visualnews.com, makeandtakes.com: a box about the author after the post, its
+		// biography a paragraph of prose longer than the 400 characters that keep a
+		// block whose name only may be boilerplate.
+		name: "author box after the post",
+		html: `<div class="post"><div class="entry-content">` + textArticle(5) + `</div><div class="author-box"><h2><a href="/author/ben">Written by Benjamin Starr</a></h2><p>Known in some circles as the most amazing man in the universe, he once saved an entire family of kittens from a burning building, wrote three novels about it, and still found the time to edit this magazine, where he writes about art, design, photography and the people who make them, from his home by the sea, with two dogs, a garden, and a large collection of paper models, which he builds at night, one fold at a time, while listening to old radio plays about detectives, lighthouses, trains and the long winters of the north, which he likes best of all.</p></div>` +
+			`<div class="postauthor"><h4>Written by <a href="/about">Marie</a></h4><p>Marie is known as the most amazing man in the universe, he once saved an entire family of kittens from a burning building, wrote three novels about it, and still found the time to edit this magazine, where he writes about art, design, photography and the people who make them, from his home by the sea, with two dogs, a garden, and a large collection of paper models, which he builds at night, one fold at a time, while listening to old radio plays about detectives, lighthouses, trains and the long winters of the north, which he likes best of all.</p></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph E"},
+		without: []string{"Written by", "amazing man", "Marie is known"},
+	}, {
+		// A block whose class names an author but that is the post (Sandbox's
+		// "s-author-none" on the content's wrapper), or a byline's <span> a page left
+		// open around the text, stays.
+		name: "author names on the post's wrappers",
+		html: `<div class="content single s-category-news s-author-none">` + textArticle(12) + `</div>`,
+		with: []string{"Paragraph A", "Paragraph L"},
+	}, {
+		name: "byline's span left open around the post",
+		html: `<div class="sidebar-text"><p>` + strings.Repeat("A sidebar of prose, links and notes. ", 24) + `</p></div><div class="post-body"><span class="byline-author">Posted by Scott, Product Manager<br>` + textArticle(7) + `</span></div>`,
+		with: []string{"Paragraph A", "Paragraph G"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},

@@ -237,7 +237,8 @@ func (t *textTree) markBoilerplate() {
 			continue
 		case textMaybe:
 			// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
-			// be a wrapper of the article: a block with prose in it stays, and so does
+			// be a wrapper of the article: a block with prose in it stays (not a box
+			// about the author, whose biography is prose: textTree.author), and so does
 			// one holding half of the page's prose ("box article modal-enabled").
 			keep := int32(textProseKeep)
 			if n.DataAtom == atom.Header {
@@ -247,7 +248,7 @@ func (t *textTree) markBoilerplate() {
 					keep = textArticleLeadKeep
 				}
 			}
-			if in.prose >= keep && in.link*3 < in.text || in.prose*2 > prose {
+			if in.prose >= keep && in.link*3 < in.text && (in.text > textAuthorMax || !t.author(n)) || in.prose*2 > prose {
 				continue
 			}
 		}
@@ -277,6 +278,19 @@ func (t *textTree) markBoilerplate() {
 func (t *textTree) thread(n *html.Node, kind textKind, outside int32) bool {
 	return kind == textSure && outside >= textArticleMin && t.namesOf(htmlAttr(n, "class"))&namesContent == 0
 }
+
+// author reports whether the block element n is named as a box about the author (its
+// class or id has a textAuthorWord): however much prose it holds, it is a biography
+// beside the article, kept only when it holds half of the page's prose or is longer
+// than textAuthorMax. Not an inline element: a byline's <span> that a page left open
+// around the text, which the parser splits into one span per block.
+func (t *textTree) author(n *html.Node) bool {
+	return textBlock[n.DataAtom] && n.DataAtom != atom.Header && (t.namesOf(htmlAttr(n, "class"))|t.namesOf(htmlAttr(n, "id")))&namesAuthor != 0
+}
+
+// textAuthorMax is the most text, in characters, of a box about the author: a longer
+// block named so is a wrapper of the post ("s-author-none", a byline's span left open).
+const textAuthorMax = 800
 
 // gone reports whether the node at i is left out of the main text.
 func (t *textTree) gone(n *html.Node) bool {
@@ -553,6 +567,7 @@ const (
 	namesContent                       // a textContentWords word
 	namesWeak                          // a textWeakWords or textWeakPrefixes word
 	namesEntry                         // a class that is a textEntryClasses name
+	namesAuthor                        // a word naming the author's box (textAuthorWord)
 )
 
 func (f textNames) or(g textNames) textNames { return f | g }
@@ -617,8 +632,8 @@ func textTokenNames(names string) textNames {
 		if textCommentWord(w) {
 			f |= namesSure
 		}
-		if textMaybeWords[w] {
-			f |= namesMaybe
+		if textAuthorWord(w) {
+			f |= namesMaybe | namesAuthor
 		}
 		if textWeakWords[w] {
 			f |= namesWeak
@@ -691,10 +706,14 @@ var textMaybeNames = []string{
 	"paywall", "print-only", "popup", "modal", "credit", "copyright",
 }
 
-// textMaybeWords are words of class and id values (split at anything but letters and
-// digits) that mark boilerplate unless the block holds prose: "author-box", "post_author",
-// not "authored-by-jane".
-var textMaybeWords = map[string]bool{"author": true, "authors": true}
+// textAuthorWord reports whether the word w of a class or id value (split at anything
+// but letters and digits) names a box about the author, which is boilerplate unless it
+// holds prose: "author" or "authors" at the end of a word ("author-box", "post_author",
+// "postauthor"; not "authored-by-jane"), or a biography ("bio", "bios", "extendedbio").
+func textAuthorWord(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	return strings.HasSuffix(w, "author") || strings.HasSuffix(w, "bio")
+}
 
 // textWeakWords are words of class and id values that mark boilerplate unless a word of
 // textContentWords is there too.
