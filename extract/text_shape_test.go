@@ -175,6 +175,15 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "The bridge at night.", "Paragraph C", "Bild anzeigen"},
 		without: []string{"Lesen Sie auch", "The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
 	}, {
+		// A layout table (an AP story on a station's site, 2007): the cell that holds
+		// the story's paragraphs is no paragraph itself, so the copyright line and the
+		// date line at its edges are the edges of the content.
+		name: "edges inside a layout table cell",
+		html: `<table><tr><td><table><tr><td><span id="storyText"><p>Posted: 6:12 PM Dec 30, 2007 Last Updated: 6:10 PM Dec 31, 2007</p>` + textArticle(3) +
+			`<p>Both teams finish 7-and-9.</p><p>(Copyright 2007 by The Associated Press. All Rights Reserved.)</p></span></td></tr></table></td></tr></table>`,
+		with:    []string{"Paragraph A", "Paragraph C", "Both teams finish"},
+		without: []string{"Associated Press", "Last Updated"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",

@@ -87,6 +87,11 @@ func (w *textWalker) write(n *html.Node) {
 	case edgeMaybe, edgeJunk, edgeHead:
 		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk, kind == edgeHead})
 	case edgeProse:
+		if k := len(w.proses); k > 0 && w.proses[k-1].end > start {
+			// Not a paragraph but a block of them: the table cell or the quotation
+			// that holds the article's paragraphs.
+			return
+		}
 		if w.prose[1] == 0 {
 			w.prose[0] = start
 		}
