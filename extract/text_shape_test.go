@@ -353,6 +353,14 @@ func TestTextShapes(t *testing.T) {
 		html: `<div class="sidebar-text"><p>` + strings.Repeat("A sidebar of prose, links and notes. ", 24) + `</p></div><div class="post-body"><span class="byline-author">Posted by Scott, Product Manager<br>` + textArticle(7) + `</span></div>`,
 		with: []string{"Paragraph A", "Paragraph G"},
 	}, {
+		// A WordPress related-posts plugin inside the post's block: each item a card
+		// whose heading is inside a wrapper (<li><div><h3><a>).
+		name: "related posts as cards in wrappers",
+		html: `<div id="maincontent"><div class="post hentry"><div class="storycontent">` + textArticle(7) + `<div id="seo_alrp_related"><h2>Posts Related to Lancia Delta Review</h2><ul>` +
+			textFeedItems(5, "<li><div class=\"seo_alrp_rl_content\"><h3><a href=\"/review-%\">Lancia Review %</a></h3><p>The Power of Lancia Stratus When the people will buy a new car, usually they will look for some review %.</p></div></li>") + `</ul></div></div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"Lancia Review", "The Power of Lancia"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},

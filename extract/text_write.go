@@ -434,16 +434,35 @@ func (t *textTree) cards(i int32) bool {
 			continue
 		}
 		items++
-		for k := c.FirstChild; k != nil; k = k.NextSibling {
-			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
-				if k.Type == html.ElementNode && textHeadingLevel(k.DataAtom) > 0 {
-					headed++
-				}
-				break
-			}
+		if t.headed(c) {
+			headed++
 		}
 	}
 	return items >= 3 && headed*4 >= items*3
+}
+
+// headed reports whether the first text of the item n is a heading: its first child
+// with text, or that child's, down through a few wrappers (<li><div class="card"><h3>).
+func (t *textTree) headed(n *html.Node) bool {
+	for depth := 0; depth < 3; depth++ {
+		var first *html.Node
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
+				first = k
+				break
+			}
+		}
+		switch {
+		case first == nil || first.Type != html.ElementNode:
+			return false
+		case textHeadingLevel(first.DataAtom) > 0:
+			return true
+		case first.DataAtom != atom.Div && first.DataAtom != atom.Section && first.DataAtom != atom.Article && first.DataAtom != atom.Header:
+			return false
+		}
+		n = first
+	}
+	return false
 }
 
 // feed reports whether the block at i is mostly lists of cards (textTree.cards) of
