@@ -376,6 +376,35 @@ func TestTextShapes(t *testing.T) {
 			textPara(2) + `<p>When the add-ons are set, the themes come next, as the <a class="next" href="#part-2" role="button">next part of the guide</a> shows, with pictures of each step.</p></div>`,
 		with:    []string{"Paragraph B", "Paragraph C", "next part of the guide"},
 		without: []string{"Loaded", "Play", "Fullscreen"},
+	}, {
+		// dailyblogtips.com: a newsletter's sign-up box between the article's paragraphs,
+		// a field for the e-mail address under its heading and its promise; its class
+		// names nothing.
+		name: "newsletter box around a field",
+		html: `<div class="entry">` + textArticle(2) + `<div class="box-3"><h3>Sign-up To The Newsletter And Get A Free eBook</h3>` +
+			`<p>Sign-up to the newsletter and you will be able to download the eBook for free, with tips to improve your blog every week.</p>` +
+			`<form action="/subscribe"><input type="email" name="email"><input type="submit" value="Subscribe"></form></div>` + textPara(2) + `</div>`,
+		with:    []string{"Paragraph B", "Paragraph C"},
+		without: []string{"Sign-up", "eBook"},
+	}, {
+		// dailymail.co.uk: a photo's share icons, one a box to copy the link from; the
+		// caption beside them stays.
+		name: "copy-link box beside a caption",
+		html: `<div itemprop="articleBody">` + textArticle(2) + `<div class="artSplitter"><img src="a.jpg"><div class="wrapper-3KBa2"><ul>` +
+			`<li data-social-scope="facebook"></li><li data-social-scope="twitter"></li>` +
+			`<li data-social-scope="link"><div class="box-2c1rn"><input type="text" value="https://example.com/a.html" readonly><div>Copy link to paste in your message</div></div></li></ul></div>` +
+			`<p class="imageCaption">Tony Romo tees off at the 29th annual American Century Championship in Lake Tahoe, Nevada on Sunday</p></div>` + textPara(2) + `</div>`,
+		with:    []string{"Paragraph C", "Tony Romo tees off"},
+		without: []string{"Copy link"},
+	}, {
+		// lecker.de: the ingredients under a field for the number of servings, and IMDb's
+		// episodes, each with a rating field of its own: lists and links, not boxes.
+		name: "fields in ingredients and in items",
+		html: `<div class="recipe">` + textArticle(2) + `<div class="ingredients"><p>Für <input type="text" name="numberOfPeople" value="15"> Stücke</p>` +
+			`<table><tr><td>350 g</td><td>Zucker</td></tr><tr><td>500 ml</td><td>Milch</td></tr></table></div>` +
+			`<div class="list_item"><a href="/e1">The Fury of Iron Fist</a><div class="airdate">7 Sep. 2018</div><div class="rating"><input name="rating" value="0" type="text"></div>` +
+			`<p>While rival gangs battle for the soul of New York, Danny and Colleen cross paths with an old acquaintance.</p></div>` + textPara(2) + `</div>`,
+		with: []string{"Zucker", "While rival gangs battle"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

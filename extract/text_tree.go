@@ -45,6 +45,7 @@ const (
 	textPermalink                      // a permalink mark (a.headerlink, "¶"): dropped
 	textLink                           // an <a href>: all its text is link text
 	textWrite                          // holds a <textarea>: a form to write a comment or a message in
+	textField                          // holds a field to type in or choose from (textIsField)
 )
 
 // textTreeOf builds the textTree of a parsed document of about size nodes.
@@ -72,6 +73,9 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 		case html.ElementNode:
 			if n.DataAtom == atom.Textarea && it.parent >= 0 {
 				t.info[it.parent].flags |= textWrite
+			}
+			if it.parent >= 0 && textIsField(n) {
+				t.info[it.parent].flags |= textField
 			}
 			if textIsMath(n) && !textIsHidden(n) {
 				// A formula is a leaf of the tree: its text is what textMath writes.
@@ -146,7 +150,7 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 			t.info[p].link += in.link
 			t.info[p].commas += in.commas
 			t.info[p].heads += in.heads
-			t.info[p].flags |= in.flags & (textHint | textWrite)
+			t.info[p].flags |= in.flags & (textHint | textWrite | textField)
 		}
 	}
 	t.markBoilerplate()
@@ -201,6 +205,48 @@ func textEscapedMarkup(n *html.Node) bool {
 		strings.HasPrefix(strings.TrimLeft(n.Data, " \t\r\n\f"), "<")
 }
 
+// textFieldMax is the most text, in characters, of a block around a field (textIsField)
+// that is a widget, not the content: a newsletter's sign-up box, a box to copy a link
+// from, a poll, a search box.
+const textFieldMax = 300
+
+// fieldBox reports whether the block at i, which holds a field (textIsField) and little
+// text, is a box around it: no link and no item of a list or row of a table in it, so
+// not a recipe's ingredients with a field for the number of servings, nor an item of a
+// list that has a field of its own (IMDb's episodes, each with its rating). A form to
+// write a comment in (a <textarea>) is not: its heading ends the text where the
+// comments begin (textWalker.commentsStart).
+func (t *textTree) fieldBox(i int32) bool {
+	in := &t.info[i]
+	if in.link > 0 || in.flags&(textHint|textWrite) != 0 {
+		return false
+	}
+	for j := i + 1; j < in.end; j++ {
+		switch t.nodes[j].DataAtom {
+		case atom.Li, atom.Tr, atom.Dt, atom.Dd:
+			if t.info[j].text > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// textIsField reports whether n is a field a reader types in: an <input> for text, an
+// e-mail address, a search, a URL. Not a hidden one or a button (a page wrapped in a
+// <form>, as ASP.NET's are, has those around its article), nor a choice (a recipe's
+// ingredients to tick, a product's options).
+func textIsField(n *html.Node) bool {
+	if n.DataAtom != atom.Input {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(htmlAttr(n, "type"))) {
+	case "", "text", "email", "search", "url", "tel":
+		return true
+	}
+	return false
+}
+
 // textLandmark lists the elements of textSkip that are boilerplate in a page but may
 // hold main text inside the content (a headline in an article's <header>, a footnote in
 // an <aside>): they stay in the tree and are judged by markBoilerplate.
@@ -231,6 +277,9 @@ func (t *textTree) markBoilerplate() {
 		kind := t.boilerplate(n)
 		if n.DataAtom == atom.Form && in.flags&textWrite != 0 {
 			kind = textSure // a comment or contact form: its labels, rules and notes
+		}
+		if in.flags&textField != 0 && in.text <= textFieldMax && textBlock[n.DataAtom] && t.fieldBox(int32(i)) {
+			kind = textSure // a box to sign up, search or copy a link from: its labels
 		}
 		switch kind {
 		case textContent:
