@@ -405,6 +405,17 @@ func TestTextShapes(t *testing.T) {
 			`<div class="list_item"><a href="/e1">The Fury of Iron Fist</a><div class="airdate">7 Sep. 2018</div><div class="rating"><input name="rating" value="0" type="text"></div>` +
 			`<p>While rival gangs battle for the soul of New York, Danny and Colleen cross paths with an old acquaintance.</p></div>` + textPara(2) + `</div>`,
 		with: []string{"Zucker", "While rival gangs battle"},
+	}, {
+		// washingtonpost.com, nytimes.com, cnn.com: an advertisement's slot and a photo's
+		// controls between the paragraphs, each a block of its own; the heading over the
+		// photo stays, and so do the words in a sentence and in a table's cells.
+		name: "widget labels between paragraphs",
+		html: `<div class="article-body">` + textArticle(1) + `<div class="ad-label">Story continues below advertisement</div>` + textPara(1) +
+			`<h2>The coffee cup art</h2><p>(Click To Enlarge)</p><div><span>Advertisement</span></div>` +
+			`<p>The <b>advertisement</b> ran for a week, and the agency paid for it, they said, with the money it had.</p>` + textPara(2) +
+			`<table><tr><th>Open</th><th>Close</th></tr><tr><td>12.5</td><td>13.1</td></tr></table></div>`,
+		with:    []string{"Paragraph B", "The coffee cup art", "Paragraph C", "The advertisement ran", "Close"},
+		without: []string{"Story continues", "Click To Enlarge", "\nAdvertisement"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -135,6 +135,11 @@ func (w *textWalker) writeNode(n *html.Node) {
 		}
 		return
 	}
+	if !w.roots[n] && w.label(n) {
+		// A widget's label between paragraphs: the heading before it stays.
+		w.out.sep = true
+		return
+	}
 	if w.t.gone(n) || !w.roots[n] && w.prune(n) {
 		if w.headParent != nil && len(w.out.b) == w.head[1] {
 			w.headPruned = true // what followed the heading was boilerplate
@@ -1061,4 +1066,82 @@ func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 		return edgeProse
 	}
 	return edgeNone
+}
+
+// label reports whether the block n inside the content is a widget's label
+// (textWidgetLabels): "Advertisement", "Story continues below", "Click to enlarge".
+func (w *textWalker) label(n *html.Node) bool {
+	if w.cell > 0 || w.pre > 0 || n.Type != html.ElementNode || !textBlock[n.DataAtom] {
+		return false
+	}
+	i, ok := w.t.at[n]
+	if !ok || w.t.info[i].text > textLabelMax || w.t.info[i].text == 0 {
+		return false
+	}
+	var b [4 * textLabelMax]byte
+	k := w.t.labelKey(i, &b)
+	return k > 0 && textWidgetLabels[string(b[:k])] // no copy of the key
+}
+
+// textLabelMax is the most text, in characters, of a block that is a widget's label
+// (textWidgetLabels).
+const textLabelMax = 40
+
+// labelKey writes into b the words of the short block at i (textLabelMax characters or
+// less), lower case, each separated by one space, and returns their length, 0 when they
+// do not fit: the key of textWidgetLabels.
+func (t *textTree) labelKey(i int32, b *[4 * textLabelMax]byte) int {
+	n := 0
+	space := false
+	for j := i; j < t.info[i].end; j++ {
+		if t.info[j].flags&(textGone|textPermalink) != 0 {
+			j = t.info[j].end - 1
+			continue
+		}
+		nd := t.nodes[j]
+		if nd.Type != html.TextNode {
+			space = space || nd.Type == html.ElementNode && textBlock[nd.DataAtom]
+			continue
+		}
+		for _, r := range nd.Data {
+			if !unicode.IsLetter(r) {
+				space = true
+				continue
+			}
+			if space && n > 0 {
+				if n == len(b) {
+					return 0
+				}
+				b[n] = ' '
+				n++
+			}
+			space = false
+			r = unicode.ToLower(r)
+			if n+utf8.RuneLen(r) > len(b) {
+				return 0
+			}
+			n += utf8.EncodeRune(b[n:], r)
+		}
+	}
+	return n
+}
+
+// textWidgetLabels are the words of blocks inside the content that label a widget put
+// between its paragraphs, not the article's (textTree.labelKey): an advertisement's
+// slot, a photo's controls.
+var textWidgetLabels = map[string]bool{
+	// An advertisement's slot
+	"advertisement": true, "advertisements": true, "advertising": true, "sponsored": true,
+	"advertisement continue reading below": true, "story continues below": true,
+	"story continues below advertisement": true, "article continues below": true,
+	"article continues below advertisement": true, "continue reading the main story": true,
+	"anzeige": true, "werbung": true, "publicité": true, "publicidad": true, "pubblicità": true,
+	"publicidade": true, "reklama": true, "advertentie": true,
+	// A photo's controls
+	"enlarge": true, "enlarge photo": true, "enlarge image": true, "enlarge this image": true,
+	"view larger image": true, "view larger": true, "click to enlarge": true,
+	"click image to enlarge": true, "click here to enlarge": true, "hide caption": true,
+	"show caption": true, "toggle caption": true, "zoom": true, "zoom in": true,
+	"bild vergrößern": true, "zum vergrößern anklicken": true, "vergrößern": true,
+	"agrandir": true, "ampliar": true, "ingrandisci": true, "powiększ": true,
 }
