@@ -22,7 +22,12 @@ func (t *textTree) edgeJunk(i int32) bool {
 			return true
 		}
 	}
-	s := strings.ToLower(t.visibleText(i, 4*textEdgeMax))
+	return textEdgeJunk(strings.ToLower(t.visibleText(i, 4*textEdgeMax)))
+}
+
+// textEdgeJunk reports whether s, the text of a short block or line at an edge of the
+// content, lower case, is a byline, a call to action or a post's metadata.
+func textEdgeJunk(s string) bool {
 	if textIsByline(s) {
 		return true
 	}
@@ -207,4 +212,25 @@ var textReadAlso = []string{
 	"das könnte sie auch interessieren", "read more", "read also", "related:", "see also", "more:",
 	"lire aussi", "à lire aussi", "lea también", "lee también", "leer más", "leggi anche",
 	"czytaj też", "czytaj także", "zobacz też", "lees ook",
+}
+
+// textTrimTail returns s without the lines that end it and are junk at the edge of the
+// content (textEdgeJunk), three at most, one after the other from the end: the lines a
+// paragraph of <br>-separated lines ends with ("...the Telegraph said.<br><br>Copyright
+// 2008 by UPI"), which are not blocks of their own. A line too long for the edges
+// (textEdgeMax) stops it.
+func textTrimTail(s string) string {
+	for range 3 {
+		body := strings.TrimRight(s, " \t\n")
+		at := strings.LastIndexByte(body, '\n')
+		line := body[at+1:]
+		if at < 0 || line == "" {
+			return s
+		}
+		if n, _ := textCount(line); n > textEdgeMax || !textEdgeJunk(strings.ToLower(strings.TrimSpace(line))) {
+			return s
+		}
+		s = body[:at+1]
+	}
+	return s
 }

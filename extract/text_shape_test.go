@@ -184,6 +184,14 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph C", "Both teams finish"},
 		without: []string{"Associated Press", "Last Updated"},
 	}, {
+		// upi.com (2008): the story is one block of lines separated by <br><br>, its
+		// last line the agency's copyright; a last line that is the story's stays.
+		name: "copyright line ending a block of lines",
+		html: `<div align="justify"><font size="2">LONDON, Jan. 10 British actor and Monty Python icon John Cleese is reportedly splitting up with his third wife, to whom he was married for 19 years.<br><br>` +
+			`The source emphasized there was no third party involved in their decision to part, and that both were sad but resolved about it.<br><br>The couple have no children together.<br><br>Copyright 2008 by UPI</font></div>`,
+		with:    []string{"John Cleese", "The couple have no children together."},
+		without: []string{"UPI"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",

@@ -953,7 +953,7 @@ func (w *textWalker) text() string {
 		cuts = w.tail(b, cuts)
 	}
 	if len(cuts) == 0 {
-		return string(b)
+		return w.trimTail(string(b))
 	}
 	slices.SortFunc(cuts, func(x, y [2]int) int { return x[0] - y[0] })
 	out := make([]byte, 0, len(b))
@@ -965,7 +965,16 @@ func (w *textWalker) text() string {
 		at = max(at, c[1])
 	}
 	out = append(out, b[at:]...)
-	return strings.TrimLeft(string(out), "\n")
+	return w.trimTail(strings.TrimLeft(string(out), "\n"))
+}
+
+// trimTail returns s without the junk lines that end it (textTrimTail), when the
+// content has prose before them.
+func (w *textWalker) trimTail(s string) string {
+	if w.prose[1] == 0 {
+		return s
+	}
+	return textTrimTail(s)
 }
 
 // tail returns cuts with the headings that end the text after its last paragraph of
