@@ -49,7 +49,7 @@ func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts
 	}
 	for _, i := range picked {
 		w.out.brk(2)
-		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose
+		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])
 	}
 	return w.text(), open

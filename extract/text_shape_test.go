@@ -369,6 +369,24 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph G"},
 		without: []string{"Lancia Review", "The Power of Lancia"},
 	}, {
+		// news.cnet.com's blog: a short post beside columns of other posts' linked
+		// headlines. The headlines are links, not prose: they do not make the post a
+		// small part of the page's prose, whose paragraphs would then all be taken.
+		name: "short post beside lists of linked headlines",
+		html: `<div id="content"><div class="post single"><h1>Court dismisses trademark suit</h1><div class="postBody">` + textArticle(4) + `</div></div>` +
+			`<div id="relatedPane"><div id="about"><h3>About News Blog</h3><p>Recent posts on technology, trends, and more.</p></div><ul>` +
+			textFeedItems(30, "<li><a href=\"/8301-%\">Microsoft releases tools to boost Web accessibility, part %</a></li>") + `</ul></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"Recent posts on technology", "Microsoft releases"},
+	}, {
+		// A page whose content is cards each wrapped whole in a link (<a><div>...):
+		// their descriptions are prose, and the list is the text.
+		name: "cards wrapped in links as the content",
+		html: `<div class="section_wrapper"><main><section class="hero"><h2>Standard Exchanges</h2><p>Choose Where You'd Like to Buy and Sell</p></section><section class="primary-content"><div class="product-listings"><h3>Exchanges</h3><div class="grid">` +
+			textFeedItems(12, "<a class=\"single-product\" href=\"/exchange/%\"><div class=\"inner-wrapper\"><span class=\"h5\">Exchange %</span><span class=\"h6\">Exchange % is a Spanish exchange for easy buy and sell, available in many countries.</span></div></a>") +
+			`</div></div></section><section class="cta"><div class="content"><h4>Want to see your exchange on this page?</h4><p>We'd love to promote you in our listing.</p></div></section></main></div>`,
+		with: []string{"Exchange 1 is a Spanish exchange", "Exchange 12 is a Spanish exchange"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},

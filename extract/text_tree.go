@@ -21,7 +21,10 @@ type textTree struct {
 	names map[string]textNames // textNamesOf of the class and id values read (boilerplate)
 }
 
-// textInfo is what textTree knows of one node.
+// textInfo is what textTree knows of one node. lprose is the text of headline links (a
+// link holding no block) that runs of text would count as prose: it is counted with
+// prose where the keeping of a block is weighed (markBoilerplate, the writer's prune of
+// cards), not where the content is chosen (textPick).
 type textInfo struct {
 	parent int32   // index of the parent, -1 for the root
 	end    int32   // index after the last node under this one
@@ -29,7 +32,8 @@ type textInfo struct {
 	link   int32   // the part of text inside <a href>
 	commas int32   // commas in that text (",", "，", "、", "،")
 	heads  int32   // headings under the node that are links: the titles of teasers
-	prose  int32   // the part of text in paragraphs of prose (textProse)
+	prose  int32   // the part of text in paragraphs of prose (textProse), outside links
+	lprose int32   // the text of headline links that runs would count as prose
 	score  float32 // content score, for the elements scored (textPick)
 	flags  textFlag
 }
@@ -142,10 +146,19 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 					}
 				})
 			}
+			if in.flags&textLink != 0 && !textHoldsBlock(n) {
+				// The words of a link are the link's, not prose: a headline's 33
+				// characters ("<li><a>Davies given chance to fill Anelka void</a>")
+				// are no part of the page's prose, which the winner's is weighed
+				// against (textPick). A link around a card is its prose.
+				in.lprose += in.prose
+				in.prose = 0
+			}
 		}
 		if p := in.parent; p >= 0 {
 			t.info[p].end = max(t.info[p].end, in.end)
 			t.info[p].prose += in.prose
+			t.info[p].lprose += in.lprose
 			t.info[p].text += in.text
 			t.info[p].link += in.link
 			t.info[p].commas += in.commas
@@ -260,7 +273,7 @@ var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Foo
 // boilerplate: it is a page wrapper with an unlucky class name; unless it is a thread
 // of comments beside an article (thread).
 func (t *textTree) markBoilerplate() {
-	total, prose := t.info[t.body].text, t.info[t.body].prose
+	total, prose := t.info[t.body].text, t.info[t.body].prose+t.info[t.body].lprose
 	var hint int32 // the end of the <article>, <main>... being read
 	for i := range t.nodes {
 		n, in := t.nodes[i], &t.info[i]
@@ -281,6 +294,9 @@ func (t *textTree) markBoilerplate() {
 		if in.flags&textField != 0 && in.text <= textFieldMax && textBlock[n.DataAtom] && t.fieldBox(int32(i)) {
 			kind = textSure // a box to sign up, search or copy a link from: its labels
 		}
+		// A block's prose here counts the headlines of its links: a list of news whose
+		// titles are all the page has, named "widget-latest-news", is not boilerplate.
+		bprose := in.prose + in.lprose
 		switch kind {
 		case textContent:
 			continue
@@ -297,11 +313,11 @@ func (t *textTree) markBoilerplate() {
 					keep = textArticleLeadKeep
 				}
 			}
-			if in.prose >= keep && in.link*3 < in.text && (in.text > textAuthorMax || !t.author(n)) || in.prose*2 > prose {
+			if bprose >= keep && in.link*3 < in.text && (in.text > textAuthorMax || !t.author(n)) || bprose*2 > prose {
 				continue
 			}
 		}
-		if in.flags&textHint != 0 && in.prose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 && !t.thread(n, kind, prose-in.prose) {
+		if in.flags&textHint != 0 && bprose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 && !t.thread(n, kind, prose-bprose) {
 			continue
 		}
 		in.flags |= textBoiler | textGone
@@ -315,6 +331,7 @@ func (t *textTree) markBoilerplate() {
 			t.info[p].commas -= in.commas
 			t.info[p].heads -= in.heads
 			t.info[p].prose -= in.prose
+			t.info[p].lprose -= in.lprose
 		}
 	}
 }
@@ -373,6 +390,17 @@ func (t *textTree) runs(i int32, fn func(textRun)) {
 	if r.text > 0 {
 		fn(r)
 	}
+}
+
+// textHoldsBlock reports whether a child of n is a block element: a link around a
+// card (<a><div><h5>...<p>...), whose description is prose, not a headline.
+func textHoldsBlock(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && textBlock[c.DataAtom] && c.DataAtom != atom.Br {
+			return true
+		}
+	}
+	return false
 }
 
 // textProseKeep is the prose, in characters, that keeps a block whose class or id

@@ -48,7 +48,8 @@ type textWalker struct {
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
-	// rootProse is the prose, in characters, of the chosen block being written.
+	// rootProse is the prose, in characters, of the chosen block being written, its
+	// headline links' (textInfo.lprose) counted.
 	rootProse int32
 	cell      int // depth inside table cells written on one line
 	pre       int // depth inside <pre>
@@ -299,7 +300,7 @@ func (w *textWalker) prune(n *html.Node) bool {
 		return true
 	}
 	in := &w.t.info[i]
-	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl) && w.pre == 0 && w.rootProse-in.prose >= textArticleMin && w.t.cards(i) {
+	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl) && w.pre == 0 && w.rootProse-in.prose-in.lprose >= textArticleMin && w.t.cards(i) {
 		return true
 	}
 	if in.text == 0 || in.link == 0 || w.pre > 0 || in.text*2 > w.rootText {
