@@ -54,7 +54,11 @@ const textTailMax = 300
 // since the paragraph is prose: "published" or "tags" may end an article, "follow us"
 // does not.
 func (t *textTree) tailJunk(i int32) bool {
-	s := strings.ToLower(t.visibleText(i, 4*textTailMax))
+	return textTailJunk(strings.ToLower(t.visibleText(i, 4*textTailMax)))
+}
+
+// textTailJunk reports whether s, lower case, holds one of textTailCalls.
+func textTailJunk(s string) bool {
 	for _, p := range textTailCalls {
 		if textHasPhrase(s, p) {
 			return true
@@ -75,6 +79,9 @@ var textTailCalls = []string{
 	// Spanish, Portuguese, French, Italian, Polish, Dutch
 	"síguenos", "siguenos", "suscríbete", "únete", "hazte miembro", "apóyanos", "nos siga", "abonnez-vous",
 	"suivez-nous", "soutenez", "iscriviti", "seguici", "subskrybuj", "wesprzyj", "abonneer", "volg ons",
+	// A post's metadata, the print edition's and the agencies' notes
+	"this entry was posted", "appeared in print", "version of this article appeared", "links to weblogs",
+	"may not be published, broadcast", "non-commercial use only",
 	// Copyright lines
 	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
 	"riproduzione riservata", "wszelkie prawa zastrzeżone",
@@ -227,7 +234,9 @@ func textTrimTail(s string) string {
 		if at < 0 || line == "" {
 			return s
 		}
-		if n, _ := textCount(line); n > textEdgeMax || !textEdgeJunk(strings.ToLower(strings.TrimSpace(line))) {
+		n, _ := textCount(line)
+		l := strings.ToLower(strings.TrimSpace(line))
+		if n > textTailMax || n > textEdgeMax && !textTailJunk(l) || n <= textEdgeMax && !textEdgeJunk(l) {
 			return s
 		}
 		s = body[:at+1]

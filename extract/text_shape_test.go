@@ -192,6 +192,15 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"John Cleese", "The couple have no children together."},
 		without: []string{"UPI"},
 	}, {
+		// WordPress's default theme closes a post with a paragraph of its metadata,
+		// long enough to be prose; nytimes.com closes an article with its print
+		// edition's page; both go as the last paragraphs' calls to action do.
+		name: "post metadata in the last paragraphs",
+		html: `<div class="post" id="post-3658"><div class="entrytext">` + textArticle(4) + `<p class="postmetadata alt"><small>This entry was posted on Saturday, August 4th, 2012 at 9:15 am and is filed under Neat Stuff, Robot Art. You can follow any responses to this entry through the RSS 2.0 feed.</small></p>` +
+			`<h6 class="metaFootnote">A version of this article appeared in print on 11/06/2012, on page B8 of the NewYork edition with the headline: Robots That Paint.</h6></div></div>`,
+		with:    []string{"Paragraph D"},
+		without: []string{"This entry was posted", "appeared in print"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",
