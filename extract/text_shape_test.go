@@ -451,6 +451,16 @@ func TestTextShapes(t *testing.T) {
 			`<table><tr><th>Open</th><th>Close</th></tr><tr><td>12.5</td><td>13.1</td></tr></table></div>`,
 		with:    []string{"Paragraph B", "The coffee cup art", "Paragraph C", "The advertisement ran", "Close"},
 		without: []string{"Story continues", "Click To Enlarge", "\nAdvertisement"},
+	}, {
+		// mirror.co.uk, hellomagazine.com: a tweet and an Instagram post embedded between
+		// the paragraphs, as their embed codes write them before the script renders them.
+		name: "embedded social posts",
+		html: `<div class="article-body">` + textArticle(2) +
+			`<blockquote class="twitter-tweet twitter-tweet-rendered"><p lang="en" dir="ltr">Gritty is 26 still going to high school parties</p>&mdash; kenz (@Gracelesis) <a href="https://twitter.com/x/status/1">September 24, 2018</a></blockquote>` +
+			textPara(2) + `<blockquote class="instagram-media" data-instgrm-version="9"><div><a href="https://www.instagram.com/p/x/">View this post on Instagram</a>` +
+			`<p>A post shared by Kylie (@kyliejenner) on <time datetime="2018-09-22">Sep 21, 2018 at 8:30pm PDT</time></p></div></blockquote>` + textPara(3) + `</div>`,
+		with:    []string{"Paragraph B", "Paragraph C", "Paragraph D"},
+		without: []string{"Gritty", "Gracelesis", "View this post", "A post shared"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
