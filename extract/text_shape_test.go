@@ -201,6 +201,15 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph D"},
 		without: []string{"This entry was posted", "appeared in print"},
 	}, {
+		// A newspaper's services after the story (2008): a list too long for the
+		// edges' short blocks, not prose, that asks the reader to subscribe; a list
+		// of the story's own at its end stays.
+		name: "list of services after the story",
+		html: `<div class="story">` + textArticle(3) + `<ul><li>Wheat, up 3 per cent on the week</li><li>Corn, down 1 per cent on the week</li></ul>` +
+			`<ul><li>--Advertise with us</li><li>--Place a classified ad</li><li>--Customer service</li><li>--Subscribe</li><li>--Subscriber rewards</li><li>--Staff directory</li><li>--Newspapers in education</li><li>--Tour the plant</li></ul></div>`,
+		with:    []string{"Paragraph C", "Wheat, up 3 per cent"},
+		without: []string{"Advertise with us", "Tour the plant"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",

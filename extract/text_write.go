@@ -85,8 +85,8 @@ func (w *textWalker) write(n *html.Node) {
 		return
 	}
 	switch kind {
-	case edgeMaybe, edgeJunk, edgeHead:
-		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk, kind == edgeHead})
+	case edgeMaybe, edgeJunk, edgeHead, edgeLong:
+		w.edges = append(w.edges, textEdge{start, end, i, kind == edgeJunk, kind == edgeHead, kind == edgeLong})
 	case edgeProse:
 		if k := len(w.proses); k > 0 && w.proses[k-1].end > start {
 			// Not a paragraph but a block of them: the table cell or the quotation
@@ -945,7 +945,7 @@ func (w *textWalker) text() string {
 	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
-			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || w.t.edgeJunk(e.i)) {
+			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.t.edgeJunk(e.i) || e.long && w.t.tailJunk(e.i)) {
 				cuts = append(cuts, [2]int{e.start, e.end})
 			}
 		}
@@ -1031,6 +1031,7 @@ type textEdge struct {
 	i          int32 // its index in the tree
 	junk       bool  // dropped there whatever it says (a figure)
 	head       bool  // a heading: dropped when it ends the text (textWalker.tail)
+	long       bool  // longer than the edges' blocks: read by textTree.tailJunk
 }
 
 // edgeKinds say what a block is to the edges of the content.
@@ -1041,6 +1042,7 @@ const (
 	edgeProse          // a paragraph of prose: the content is between the first and the last
 	edgeJunk           // dropped before the first paragraph of prose and after the last
 	edgeMaybe          // dropped there if textTree.edgeJunk says so
+	edgeLong           // dropped there if textTree.tailJunk says so
 	edgeHead           // a heading: dropped when nothing follows it (textWalker.tail)
 )
 
@@ -1050,7 +1052,10 @@ const textEdgeMax = 120
 // edgeKind says what the block n, at i in the tree, is to the edges of the content:
 // prose, a figure and its caption (the picture over the article), or a short block
 // that is dropped there if it is a call to action ("Newsletter abonnieren", "Share
-// this article"), a date line, a byline (textTree.edgeJunk).
+// this article"), a date line, a byline (textTree.edgeJunk), or a longer block, not
+// prose, of textTailMax characters at most, dropped there if it holds the last
+// paragraphs' narrower phrases (textTree.tailJunk: a newspaper's list of services that
+// says "Subscribe").
 func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 	in := &w.t.info[i]
 	if in.text == 0 {
@@ -1065,7 +1070,11 @@ func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 		if in.text <= textEdgeMax {
 			return edgeHead
 		}
+	case in.text > textTailMax:
 	case in.text > textEdgeMax:
+		if !prose {
+			return edgeLong
+		}
 	case !prose:
 		// Read only if it turns out to be at an edge: most short blocks are not.
 		return edgeMaybe
