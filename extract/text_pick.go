@@ -14,10 +14,10 @@ import (
 // links and moved by its class and id, and the best block wins. Its siblings that
 // score close to it, or are prose, join it, with the headings between them; a sibling
 // under two linked headlines is a list of teasers and does not, nor does a column of
-// other stories (textTree.feed). When they hold a third
-// of the page's prose or less, the article is spread wider: the winner's parent is
-// tried, as long as it is not mostly links and its prose is not mostly elsewhere (a
-// feed beside the article); a winner of textArticleMin characters of prose under a
+// other stories (textTree.feed), whose prose is then no part of the page's. When they
+// hold a third of the page's prose or less, the article is spread wider: the winner's
+// parent is tried, as long as it is not mostly links and its prose is not mostly
+// elsewhere (a feed beside the article); a winner of textArticleMin characters of prose under a
 // parent of links is the article; failing that, the text is every paragraph of prose
 // of the page (the baseline). A page without prose gives what it marks as its content
 // (<main>, <article>), else all that is not boilerplate. Chosen blocks inside an
@@ -101,12 +101,14 @@ func (t *textTree) pick() []int32 {
 		for p := t.info[best].parent; p > t.body && t.info[p].text == t.info[best].text; p = t.info[p].parent {
 			best = p
 		}
-		picked := t.siblings(best)
+		picked, teasers := t.siblings(best)
 		var chars int32
 		for _, i := range picked {
 			chars += t.info[i].prose
 		}
-		if chars*3 >= prose {
+		// The prose of a column of other stories beside them is not weighed, when
+		// they are an article's length (a short winner beside a feed may be a part).
+		if chars*3 >= prose || chars >= textArticleMin && chars*3 >= prose-teasers {
 			return picked
 		}
 		// The winner holds a third of the page's prose or less: the article may be
@@ -268,13 +270,12 @@ func textIsParagraph(n *html.Node) bool {
 
 // siblings returns best and those of its siblings that belong to the same content:
 // blocks that score close to it, blocks of prose, and the headings between them.
-func (t *textTree) siblings(best int32) []int32 {
+func (t *textTree) siblings(best int32) (picked []int32, teasers int32) {
 	parent := t.info[best].parent
 	if parent < t.body {
-		return []int32{best}
+		return []int32{best}, 0
 	}
 	threshold := max(10, t.info[best].score*0.2)
-	var picked []int32
 	heading := int32(-1) // a heading waiting for the block after it
 	for c := t.nodes[parent].FirstChild; c != nil; c = c.NextSibling {
 		i, ok := t.at[c]
@@ -284,9 +285,14 @@ func (t *textTree) siblings(best int32) []int32 {
 		in := &t.info[i]
 		switch {
 		case i == best:
-		case in.heads >= 2 || t.feed(i):
-			// A list of teasers, each under its linked headline; a column of other
-			// stories, each a headline and its teaser.
+		case in.heads >= 2:
+			// A list of teasers, each under its linked headline.
+			heading = -1
+			continue
+		case t.feed(i):
+			// A column of other stories, each a headline and its teaser. Their prose
+			// is not the article's: the winner is not weighed against it.
+			teasers += in.prose
 			heading = -1
 			continue
 		case in.flags&textScored != 0 && in.score >= threshold:
@@ -308,7 +314,7 @@ func (t *textTree) siblings(best int32) []int32 {
 		heading = -1
 		picked = append(picked, i)
 	}
-	return picked
+	return picked, teasers
 }
 
 // isHeading reports whether the element at i is a heading, or a block that holds only

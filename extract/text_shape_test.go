@@ -405,6 +405,16 @@ func TestTextShapes(t *testing.T) {
 			`</div></div></section><section class="cta"><div class="content"><h4>Want to see your exchange on this page?</h4><p>We'd love to promote you in our listing.</p></div></section></main></div>`,
 		with: []string{"Exchange 1 is a Spanish exchange", "Exchange 12 is a Spanish exchange"},
 	}, {
+		// dailymail.co.uk: beside the article, a column of paragraphs that each open
+		// with another story's linked headline and go on with its teaser; the teasers'
+		// prose does not join the article, nor does it make the article too small a
+		// part of the page's prose to stand alone.
+		name: "paragraphs opening with other stories' headlines beside the article",
+		html: `<div id="ContentGroup"><div id="ArtContent"><h1>Chelsea's my last stop</h1>` + textArticle(7) + `</div><div id="block1"><div id="AdsLeft"><h3>Must Read</h3>` +
+			textFeedItems(7, "<p><a href=\"/sport/%\">Bellamy raring to go for Hammers return, part %</a> West Ham striker Craig Bellamy is expected to make his long-awaited first-team return for the Premier League clash with Fulham at Craven Cottage this weekend, part %.</p>") + `</div></div></div><div class="note"><p>` + strings.Repeat("A note of the site about its paper and its readers, its offices and its history. ", 4) + `</p></div>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"Must Read", "Bellamy"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},

@@ -491,9 +491,55 @@ func (t *textTree) feed(i int32) bool {
 				cards += t.info[j].text
 				j = t.info[j].end - 1
 			}
+		default:
+			if textBlock[n.DataAtom] && t.teaserRun(j) {
+				cards += t.info[j].text
+				j = t.info[j].end - 1
+			}
 		}
 	}
 	return cards*10 >= in.text*7
+}
+
+// teaserRun reports whether the block at i is a run of teasers: three children or more,
+// holding most of its text, each of textTeaserMax characters or less and opening with a
+// link (a headline, then a sentence or two: "<p><a>Bellamy raring to go</a> West Ham
+// striker Craig Bellamy is expected...</p>").
+func (t *textTree) teaserRun(i int32) bool {
+	var items, text int32
+	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
+		j, ok := t.at[c]
+		if !ok || c.Type != html.ElementNode || t.info[j].text == 0 || t.info[j].flags&textGone != 0 {
+			continue
+		}
+		if t.info[j].text <= textTeaserMax && t.info[j].link > 0 && t.opensWithLink(c) {
+			items++
+			text += t.info[j].text
+		}
+	}
+	return items >= 3 && text*10 >= t.info[i].text*7
+}
+
+// opensWithLink reports whether the first text of n, down its first children with
+// text, is inside a link.
+func (t *textTree) opensWithLink(n *html.Node) bool {
+	for depth := 0; depth < 4; depth++ {
+		var first *html.Node
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
+				first = k
+				break
+			}
+		}
+		if first == nil || first.Type != html.ElementNode {
+			return false
+		}
+		if j := t.at[first]; t.info[j].flags&textLink != 0 {
+			return true
+		}
+		n = first
+	}
+	return false
 }
 
 // teasers reports whether the items of the list of cards at i are teasers: nearly all
