@@ -480,6 +480,12 @@ func TestTextShapes(t *testing.T) {
 			`<p>A post shared by Kylie (@kyliejenner) on <time datetime="2018-09-22">Sep 21, 2018 at 8:30pm PDT</time></p></div></blockquote>` + textPara(3) + `</div>`,
 		with:    []string{"Paragraph B", "Paragraph C", "Paragraph D"},
 		without: []string{"Gritty", "Gracelesis", "View this post", "A post shared"},
+	}, {
+		// businessinsider.de: the body is hidden until the page's scripts have run (a
+		// second <body> tag's attributes go to the body, as the parser's rules say).
+		name: "body hidden until scripts run",
+		html: `<body class="hidden" data-gr-c-s-loaded="true"><div class="KonaBody post-content">` + textArticle(2) + `</div>`,
+		with: []string{"Paragraph A", "Paragraph B"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -455,7 +455,12 @@ func textCount(s string) (chars, commas int32) {
 // textIsHidden reports whether an element is not shown: the hidden attribute,
 // aria-hidden="true", an inline display:none or visibility:hidden, the class "hidden"
 // (textClassHidden); or not shown as text: a control by its role (textControlRoles).
+// Never the <body> or the <html>: a page that hides its body until its scripts have run
+// (<body class="hidden">, against a flash of unstyled content) shows it to its readers.
 func textIsHidden(n *html.Node) bool {
+	if n.DataAtom == atom.Body || n.DataAtom == atom.Html {
+		return false
+	}
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "role":
