@@ -41,6 +41,9 @@ func textEdgeJunk(s string) bool {
 			return true
 		}
 	}
+	if textTailJunk(s) {
+		return true // the last paragraphs' narrower calls
+	}
 	return strings.HasPrefix(s, "copyright")
 }
 
@@ -80,7 +83,7 @@ var textTailCalls = []string{
 	"síguenos", "siguenos", "suscríbete", "únete", "hazte miembro", "apóyanos", "nos siga", "abonnez-vous",
 	"suivez-nous", "soutenez", "iscriviti", "seguici", "subskrybuj", "wesprzyj", "abonneer", "volg ons",
 	// A post's metadata, the print edition's and the agencies' notes
-	"this entry was posted", "appeared in print", "version of this article appeared", "links to weblogs",
+	"this entry was posted", "bookmark the permalink", "abgelegt unter", "appeared in print", "version of this article appeared", "links to weblogs",
 	"may not be published, broadcast", "non-commercial use only",
 	// Copyright lines
 	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
@@ -151,6 +154,10 @@ var textPostMeta = []string{
 	"todos los derechos reservados", "pubblicato da", "archiviato in", "tutti i diritti riservati",
 	"postado por", "arquivado em", "todos os direitos reservados", "opublikował", "opublikowała",
 	"wszelkie prawa zastrzeżone", "geplaatst door", "geplaatst in", "alle rechten voorbehouden",
+	// The way back to the top, and the categories a post was filed under
+	"back to top", "zurück nach oben", "retour en haut", "volver arriba", "torna su", "voltar ao topo",
+	"do góry", "terug naar boven", "category:", "categories:", "kategorie:", "catégorie:", "categoría:",
+	"categoria:", "kategoria:", "categorie:",
 }
 
 // visibleText returns the text under the node at i that is shown and not boilerplate,

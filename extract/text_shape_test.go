@@ -210,6 +210,14 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph C", "Wheat, up 3 per cent"},
 		without: []string{"Advertise with us", "Tour the plant"},
 	}, {
+		// The short blocks under a post: its category, the way back to the top, a
+		// call to follow the paper in the last paragraphs' narrower words ("Nos siga
+		// no", campograndenews.com.br); a category named in the story stays.
+		name:    "category, back to top and follow at the edge",
+		html:    `<div class="entry">` + textArticle(3) + `<p>The category: small cars, under four metres, sold in Europe.</p>` + textPara(3) + `<div>Kategorie: News, open3</div><p>Zurück nach oben</p><div>Nos siga no <a href="/x">X</a></div></div>`,
+		with:    []string{"Paragraph D", "The category: small cars"},
+		without: []string{"Kategorie", "Zurück nach oben", "Nos siga"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",
