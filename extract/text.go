@@ -52,6 +52,9 @@ func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts
 		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])
 	}
+	if textBlockTap != nil {
+		textBlockTap(&w)
+	}
 	return w.text(), open
 }
 
