@@ -494,6 +494,15 @@ func TestTextShapes(t *testing.T) {
 		name: "body hidden until scripts run",
 		html: `<body class="hidden" data-gr-c-s-loaded="true"><div class="KonaBody post-content">` + textArticle(2) + `</div>`,
 		with: []string{"Paragraph A", "Paragraph B"},
+	}, {
+		// infoworld.com, caranddriver.com: a call to subscribe or follow, a short paragraph
+		// with its link, between the article's paragraphs; a paragraph of the article
+		// that names subscribers, with no link, stays.
+		name: "calls to action between paragraphs",
+		html: `<div class="article-body">` + textArticle(1) + `<p>[ Keep up on the day's tech news headlines with the <a href="/newsletters">Today's Headlines newsletter</a>. ]</p>` +
+			textPara(1) + `<p>The paper lost a third of its subscribers to the newsletter in a year, its editor said.</p>` + textPara(2) + `</div>`,
+		with:    []string{"Paragraph B", "lost a third of its subscribers", "Paragraph C"},
+		without: []string{"Keep up on"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1157,12 +1157,17 @@ func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 }
 
 // label reports whether the block n inside the content is a widget's label
-// (textWidgetLabels): "Advertisement", "Story continues below", "Click to enlarge".
+// (textWidgetLabels): "Advertisement", "Story continues below", "Click to enlarge"; or a
+// short paragraph with a link that is a call to action (textTree.tailJunk: "Keep up with
+// our newsletter", "Follow us on Twitter"), wherever it is between the paragraphs.
 func (w *textWalker) label(n *html.Node) bool {
 	if w.cell > 0 || w.pre > 0 || n.Type != html.ElementNode || !textBlock[n.DataAtom] {
 		return false
 	}
 	i, ok := w.t.at[n]
+	if ok && w.t.info[i].text <= textCallMax && w.t.info[i].link > 0 && textIsParagraph(n) && w.t.tailJunk(i) {
+		return true
+	}
 	if !ok || w.t.info[i].text > textLabelMax || w.t.info[i].text == 0 {
 		return false
 	}
@@ -1170,6 +1175,10 @@ func (w *textWalker) label(n *html.Node) bool {
 	k := w.t.labelKey(i, &b)
 	return k > 0 && textWidgetLabels[string(b[:k])] // no copy of the key
 }
+
+// textCallMax is the most text, in characters, of a paragraph with a link between the
+// content's paragraphs that is dropped as a call to action (textTree.tailJunk).
+const textCallMax = 150
 
 // textLabelMax is the most text, in characters, of a block that is a widget's label
 // (textWidgetLabels).
