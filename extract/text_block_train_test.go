@@ -33,6 +33,10 @@ import (
 //
 // POLITECRAWL_TEXTBLOCK_SHOW=SET,... logs the blocks the pool's model drops on those
 // sets ("gn1", "dragnet", "traf", "rdb", "modern") with their label and score.
+// POLITECRAWL_TEXTBLOCK_DUMP=FILE writes every block of every page as a line of
+// tab-separated values (set, page, index, label, training weight, the 54 features, the
+// block's text with its tabs and line breaks as spaces, 200 bytes at most), under a
+// header line: the labelled blocks, for exploring the features with other tools.
 
 // blockPage is one page as the scorer sees it.
 type blockPage struct {
@@ -263,6 +267,27 @@ func blockModel(w [textBlockN]float64, cut float64) textBlockWeights {
 	return m
 }
 
+// blockDump returns the blocks of pages as tab-separated values under a header line.
+func blockDump(pages []*blockPage) []byte {
+	var b bytes.Buffer
+	b.WriteString("set\tpage\tblock\tlabel\tweight")
+	for j := range textBlockN {
+		fmt.Fprintf(&b, "\tx%d", j)
+	}
+	b.WriteString("\ttext\n")
+	flat := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	for _, p := range pages {
+		for k, s := range p.spans {
+			fmt.Fprintf(&b, "%s\t%s\t%d\t%g\t%g", p.src, p.name, k, p.labels[k], p.weights[k])
+			for _, v := range p.feats[k] {
+				fmt.Fprintf(&b, "\t%g", v)
+			}
+			b.WriteString("\t" + flat.Replace(strings.TrimSpace(htmlCut(string(p.out[s[0]:s[1]]), 200))) + "\n")
+		}
+	}
+	return b.Bytes()
+}
+
 // blockDrops calls drop with the index of each block of a page, of features feats,
 // that m drops, as textWalker.blockCuts does.
 func blockDrops(feats []textBlockVec, m *textBlockWeights, drop func(k int)) {
@@ -422,6 +447,11 @@ func TestTextBlockTrain(t *testing.T) {
 		}
 	}
 	t.Logf("%d pages, %d blocks; %d pages whose text the cuts give again (the others are scored as the crawl gives them)", len(all), blocks, fast)
+	if path := os.Getenv("POLITECRAWL_TEXTBLOCK_DUMP"); path != "" {
+		if err := os.WriteFile(path, blockDump(all), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sets := []string{"gn1", "dragnet", "traf", "rdb", "modern"}
 	report := func(label string, m *textBlockWeights, score ...string) {
 		var sb strings.Builder
