@@ -139,6 +139,8 @@ var textCallsToAction = []string{
 	// More calls to action
 	"weitere informationen", "weiterführende informationen", "mehr aus", "kommentarfunktion",
 	"thanks for reading", "supporting our", "let us know", "zapraszamy", "wesprzyj",
+	"have your say", "submit a correction", "news tip", "valora esta", "valuta questo", "avalie esta",
+	"oceń artykuł", "beoordeel dit", "notez cet",
 }
 
 // textPostMeta are phrases, lower case, of a post's own metadata over or under it:

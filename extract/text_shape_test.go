@@ -212,11 +212,13 @@ func TestTextShapes(t *testing.T) {
 	}, {
 		// The short blocks under a post: its category, the way back to the top, a
 		// call to follow the paper in the last paragraphs' narrower words ("Nos siga
-		// no", campograndenews.com.br); a category named in the story stays.
-		name:    "category, back to top and follow at the edge",
-		html:    `<div class="entry">` + textArticle(3) + `<p>The category: small cars, under four metres, sold in Europe.</p>` + textPara(3) + `<div>Kategorie: News, open3</div><p>Zurück nach oben</p><div>Nos siga no <a href="/x">X</a></div></div>`,
+		// no", campograndenews.com.br), to send a tip or rate the story; a category
+		// named in the story stays.
+		name: "category, back to top and follow at the edge",
+		html: `<div class="entry">` + textArticle(3) + `<p>The category: small cars, under four metres, sold in Europe.</p>` + textPara(3) + `<div>Kategorie: News, open3</div><p>Zurück nach oben</p><div>Nos siga no <a href="/x">X</a></div>` +
+			`<p>Got a news tip or want to contact us directly? Email news@example.com</p><div>Valora esta noticia</div></div>`,
 		with:    []string{"Paragraph D", "The category: small cars"},
-		without: []string{"Kategorie", "Zurück nach oben", "Nos siga"},
+		without: []string{"Kategorie", "Zurück nach oben", "Nos siga", "news tip", "Valora"},
 	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
