@@ -1,7 +1,10 @@
-// Package texteval scores main-text extraction against two public references: the
-// article extraction benchmark of Scrapinghub (whole article bodies, scored by 4-token
-// shingles) and trafilatura's evaluation set (snippets each page's text must and must
-// not contain). It holds the metrics and the loaders; the tests run them.
+// Package texteval scores main-text extraction against public references: the article
+// extraction benchmark of Scrapinghub (whole article bodies, scored by 4-token shingles,
+// held back), and as development sets trafilatura's evaluation set (snippets each page's
+// text must and must not contain), Readability.js's test pages, the news set of L3S-GN1's
+// and Dragnet's pages (newsset.sh) and the modern set of GoogleTrends-2017's pages
+// (modernset.sh), whole texts chosen by people, scored by shingles. It holds the metrics
+// and the loaders; the tests run them.
 package texteval
 
 import (
