@@ -12,12 +12,13 @@ import (
 // commas, and gives that score to its parent, half to its grandparent and less to
 // three more ancestors; a block's score is then discounted by the share of its text in
 // links and moved by its class and id, and the best block wins. Its siblings that
-// score close to it, or are prose, join it, with the headings between them; a sibling
-// under two linked headlines is a list of teasers and does not, nor does a column of
-// other stories (textTree.feed), whose prose is then no part of the page's. When they
-// hold a third of the page's prose or less, the article is spread wider: the winner's
-// parent is tried, as long as it is not mostly links and its prose is not mostly
-// elsewhere (a feed beside the article); a winner of textArticleMin characters of prose under a
+// score close to it, or are prose (unless named as maybe boilerplate: a sidebar, a
+// widget), join it, with the headings between them; a sibling under two linked
+// headlines is a list of teasers and does not, nor does a column of other stories
+// (textTree.feed), whose prose is then no part of the page's. When they hold a third
+// of the page's prose or less, the article is spread wider: the winner's parent is
+// tried, as long as it is not mostly links and its prose is not mostly elsewhere (a
+// feed beside the article); a winner of textArticleMin characters of prose under a
 // parent of links is the article; failing that, the text is every paragraph of prose
 // of the page (the baseline). A page without prose gives what it marks as its content
 // (<main>, <article>), else all that is not boilerplate. Chosen blocks inside an
@@ -296,7 +297,7 @@ func (t *textTree) siblings(best int32) (picked []int32, teasers int32) {
 			heading = -1
 			continue
 		case in.flags&textScored != 0 && in.score >= threshold:
-		case in.prose*2 >= in.text && in.link*4 < in.text:
+		case in.prose*2 >= in.text && in.link*4 < in.text && !t.maybeAside(c):
 		case c.Type == html.ElementNode && in.link == 0 && t.isHeading(i):
 			heading = i
 			continue
@@ -315,6 +316,17 @@ func (t *textTree) siblings(best int32) (picked []int32, teasers int32) {
 		picked = append(picked, i)
 	}
 	return picked, teasers
+}
+
+// maybeAside reports whether the sibling n is named as what may be boilerplate (a
+// "sidebar-wrapper", a "related" box) and was kept for its prose: it joins the content
+// only by its score, not by its prose (a blog's "About Me", a widget's teaser).
+func (t *textTree) maybeAside(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.DataAtom == atom.Header || t.boilerplate(n) != textMaybe {
+		return false
+	}
+	// Not a utility class's word: "hidden" beside Tailwind's "md:block" shows it.
+	return !strings.Contains(htmlAttr(n, "class"), ":")
 }
 
 // isHeading reports whether the element at i is a heading, or a block that holds only

@@ -425,6 +425,17 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph G"},
 		without: []string{"Must Read", "Bellamy"},
 	}, {
+		// A blog's sidebar beside the post, kept for its prose (its "About Me" is
+		// longer than the 400 characters that keep a block named as maybe
+		// boilerplate), and a widget of prose (movieline.com's): they do not join the
+		// post as siblings of prose.
+		name: "sidebar of prose beside the post",
+		html: `<div id="outer-wrapper"><div id="main-wrapper"><div class="post">` + textArticle(6) + `</div></div><div id="sidebar-wrapper"><h2>About Me</h2><p>` +
+			strings.Repeat("Prior to founding this blog, I held equity analyst positions with three brokerage firms, wrote for magazines and taught. ", 4) + `</p></div>` +
+			`<div class="widget movieline"><p>` + strings.Repeat("The official trailer for the film, starring two actors as grown-up witch hunters, is out. ", 5) + `</p></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph F"},
+		without: []string{"About Me", "equity analyst", "official trailer"},
+	}, {
 		name: "last paragraph naming subscribers",
 		html: `<div class="story">` + textArticle(4) + `<p>It was shot by two film makers, they of the 3.7 million subscribers and 736 million hits on their own channel.</p></div>`,
 		with: []string{"Paragraph D", "3.7 million subscribers"},
