@@ -405,3 +405,41 @@ var labelBlocks = map[atom.Atom]bool{
 	atom.Main: true, atom.Nav: true, atom.Ol: true, atom.P: true, atom.Pre: true,
 	atom.Section: true, atom.Table: true, atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true,
 }
+
+// LoadWCXB reads the WCXB set built by wcxbset.sh in dir: each NAME.html beside
+// NAME.truth, its main text. Pages with fewer than newsMinWords words of truth, or
+// whose HTML holds less than half of it (as LoadNews), are left out.
+func LoadWCXB(dir string) ([]Page, error) {
+	urls := make(map[string]string)
+	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if name, u, ok := strings.Cut(line, "\t"); ok {
+			urls[name] = u
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil {
+		return nil, err
+	}
+	var pages []Page
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".html")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		t, err := os.ReadFile(filepath.Join(dir, name+".truth"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: no truth beside it: %w", f, err)
+		}
+		truth := string(t)
+		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
+			continue
+		}
+		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
+	}
+	return pages, nil
+}

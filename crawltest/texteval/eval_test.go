@@ -191,3 +191,22 @@ func TestModernSet(t *testing.T) {
 	}
 	scoreShingles(t, "modern set", pages)
 }
+
+// TestWCXBSet scores our text on the WCXB set built by wcxbset.sh in
+// $POLITECRAWL_TEXTEVAL_WCXB (WCXB 1.0's development split: pages of 2025 of seven
+// types, their main text reviewed by people), with the benchmark's shingle metric, for
+// the whole set and for each page type; and Readability.js's text on the same pages
+// when $POLITECRAWL_TEXTEVAL_REFERENCE names its output. Its article pages are the
+// held-back benchmark's kind.
+func TestWCXBSet(t *testing.T) {
+	dir := os.Getenv("POLITECRAWL_TEXTEVAL_WCXB")
+	if dir == "" {
+		t.Skip("POLITECRAWL_TEXTEVAL_WCXB not set")
+	}
+	pages, err := LoadWCXB(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scoreShingles(t, "wcxb set", pages, "wcxb-article-", "wcxb-collection-", "wcxb-documentation-",
+		"wcxb-forum-", "wcxb-listing-", "wcxb-product-", "wcxb-service-")
+}
