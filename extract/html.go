@@ -432,15 +432,15 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
-	text, open := textFromTree(root, size, base, p.Title, opts)
+	o := opts
+	o.TextFormat = TextPlain
+	plain, open, dropped := textFromTree(root, size, base, p.Title, o, nil)
 	if cut && open {
 		return
 	}
-	plain := text
+	text := plain
 	if opts.TextFormat != TextPlain {
-		o := opts
-		o.TextFormat = TextPlain
-		plain, _ = textFromTree(root, size, base, p.Title, o)
+		text, _, _ = textFromTree(root, size, base, p.Title, opts, &dropped)
 	}
 	p.Text = text
 	p.SimHash = TextSimHash(plain)

@@ -134,6 +134,7 @@ func (w *textWalker) blockCuts(cuts [][2]int, m *textBlockWeights, feats *[]text
 		}
 		if m.on && first >= 0 && k > first && m.drops(&x) {
 			cuts = append(cuts, [2]int{e.start, e.end})
+			w.dropped = append(w.dropped, e.i)
 		}
 	}
 	return cuts

@@ -90,6 +90,14 @@ func TestTextBlockScorer(t *testing.T) {
 			if n := strings.Count(with, "\n") - strings.Count(without, "\n"); tt.dropped && n != -1 || !tt.dropped && n != 0 {
 				t.Errorf("with the scorer, %d lines more than without:\n%s", n, with)
 			}
+			// The Markdown text drops what the plain text's scorer dropped.
+			p, err := HTML(htmlTestURL, nil, []byte(tt.html), HTMLOptions{WithText: true, TextFormat: TextMarkdown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := !strings.Contains(p.Text, strings.ReplaceAll(tt.line, "\t", " | ")); got != tt.dropped {
+				t.Errorf("Markdown: dropped %v, want %v:\n%s", got, tt.dropped, p.Text)
+			}
 		})
 	}
 }

@@ -48,6 +48,10 @@ type textWalker struct {
 	// blocks are the blocks written that hold no other block written, in order: the
 	// paragraphs, items, headings and rows the block scorer judges (text_block.go).
 	blocks []textEdge
+	// drops, when not nil, are the blocks to drop, by index in the tree, in place of
+	// the scorer's verdicts; dropped are those the scorer dropped.
+	drops   *[]int32
+	dropped []int32
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
@@ -986,7 +990,17 @@ func (w *textWalker) truncate(n int) {
 // heading that repeats the title when something follows it, and the blocks the block
 // scorer drops (text_block.go).
 func (w *textWalker) text() string {
-	return w.trimTail(textCut(w.out.b, w.blockCuts(w.cuts(), &textBlockModel, nil)))
+	cuts := w.cuts()
+	if w.drops == nil {
+		cuts = w.blockCuts(cuts, &textBlockModel, nil)
+	} else {
+		for _, e := range w.blocks {
+			if slices.Contains(*w.drops, e.i) {
+				cuts = append(cuts, [2]int{e.start, e.end})
+			}
+		}
+	}
+	return w.trimTail(textCut(w.out.b, cuts))
 }
 
 // cuts returns the spans of the output that the rules take out: the heading that
