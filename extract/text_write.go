@@ -431,7 +431,7 @@ var textCommentCalls = []string{
 // than the items of an article's list. A <dl> is one when nearly all its terms are links
 // to other pages: headlines, each with its teaser in the <dd> after it.
 func (t *textTree) cards(i int32) bool {
-	items, headed := 0, 0
+	items, headed, wrapped := 0, 0, 0
 	dl := t.nodes[i].DataAtom == atom.Dl
 	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
 		j, ok := t.at[c]
@@ -451,16 +451,25 @@ func (t *textTree) cards(i int32) bool {
 			continue
 		}
 		items++
-		if t.headed(c) {
+		switch depth := t.headed(c); {
+		case depth == 0:
 			headed++
+		case depth > 0:
+			headed++
+			wrapped++
 		}
 	}
-	return items >= 3 && headed*4 >= items*3
+	// Items whose heading sits inside wrappers are cards only when they are teasers
+	// (linked, short): a listicle's or a guide's sections are items too, each a
+	// <div> with its heading and paragraphs, and they are the article.
+	return items >= 3 && headed*4 >= items*3 && (wrapped == 0 || t.teasers(i))
 }
 
-// headed reports whether the first text of the item n is a heading: its first child
-// with text, or that child's, down through a few wrappers (<li><div class="card"><h3>).
-func (t *textTree) headed(n *html.Node) bool {
+// headed returns how many wrappers deep the first text of the item n is a heading: 0
+// when it is its first child with text, 1 or 2 when it is that child's, down through
+// <div>, <section>, <article> or <header> wrappers (<li><div class="card"><h3>); -1
+// when its first text is no heading.
+func (t *textTree) headed(n *html.Node) int {
 	for depth := 0; depth < 3; depth++ {
 		var first *html.Node
 		for k := n.FirstChild; k != nil; k = k.NextSibling {
@@ -471,15 +480,15 @@ func (t *textTree) headed(n *html.Node) bool {
 		}
 		switch {
 		case first == nil || first.Type != html.ElementNode:
-			return false
+			return -1
 		case textHeadingLevel(first.DataAtom) > 0:
-			return true
+			return depth
 		case first.DataAtom != atom.Div && first.DataAtom != atom.Section && first.DataAtom != atom.Article && first.DataAtom != atom.Header:
-			return false
+			return -1
 		}
 		n = first
 	}
-	return false
+	return -1
 }
 
 // feed reports whether the block at i is mostly lists of cards (textTree.cards) of
