@@ -432,15 +432,15 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
-	o := opts
-	o.TextFormat = TextPlain
-	plain, open, dropped := textFromTree(root, size, base, p.Title, o, nil)
+	text, open := textFromTree(root, size, base, p.Title, opts)
 	if cut && open {
 		return
 	}
-	text := plain
+	plain := text
 	if opts.TextFormat != TextPlain {
-		text, _, _ = textFromTree(root, size, base, p.Title, opts, &dropped)
+		o := opts
+		o.TextFormat = TextPlain
+		plain, _ = textFromTree(root, size, base, p.Title, o)
 	}
 	p.Text = text
 	p.SimHash = TextSimHash(plain)

@@ -37,17 +37,13 @@ var textBlock = map[atom.Atom]bool{
 // open reports whether the text runs on to the last node of the tree, which is not
 // boilerplate: in the tree of a body's beginning (htmlTree cut at its strip limit),
 // whether it may go on after it, rather than ending before the comments that were cut.
-// The block scorer (text_block.go) judges the blocks when drops is nil, and dropped
-// lists the blocks it dropped, by their index in the tree; otherwise the blocks of
-// *drops are dropped: the Markdown text drops what the plain text's scorer dropped, the
-// model having learned from plain text.
-func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions, drops *[]int32) (text string, open bool, dropped []int32) {
+func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) (text string, open bool) {
 	t := textTreeOf(doc, size)
 	picked, stop := t.textPick()
 	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
 		open = stop == 0 && t.info[picked[k-1]].end > last && t.info[last].flags&textGone == 0
 	}
-	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title, stop: stop, drops: drops}
+	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title, stop: stop}
 	for _, i := range picked {
 		w.roots[t.nodes[i]] = true
 	}
@@ -56,10 +52,7 @@ func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts
 		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])
 	}
-	if textBlockTap != nil {
-		textBlockTap(&w)
-	}
-	return w.text(), open, w.dropped
+	return w.text(), open
 }
 
 // textStyleHidden reports whether an inline style says display:none or

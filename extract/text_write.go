@@ -45,13 +45,6 @@ type textWalker struct {
 	// proses are the paragraphs of prose written, in order: the last ones are dropped
 	// when they are calls to action (textTree.tailJunk).
 	proses []textEdge
-	// blocks are the blocks written that hold no other block written, in order: the
-	// paragraphs, items, headings and rows the block scorer judges (text_block.go).
-	blocks []textEdge
-	// drops, when not nil, are the blocks to drop, by index in the tree, in place of
-	// the scorer's verdicts; dropped are those the scorer dropped.
-	drops   *[]int32
-	dropped []int32
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
@@ -86,14 +79,10 @@ func (w *textWalker) write(n *html.Node) {
 	}
 	kind := w.edgeKind(n, i)
 	start := len(w.out.b)
-	inner := len(w.blocks)
 	w.writeNode(n)
 	end := len(w.out.b)
 	if end <= start {
 		return
-	}
-	if len(w.blocks) == inner && n.DataAtom != atom.Br && n.DataAtom != atom.Hr {
-		w.blocks = append(w.blocks, textEdge{start: start, end: end, i: i})
 	}
 	switch kind {
 	case edgeMaybe, edgeJunk, edgeHead, edgeLong:
@@ -982,9 +971,6 @@ func (w *textWalker) truncate(n int) {
 	for len(w.proses) > 0 && w.proses[len(w.proses)-1].end > n {
 		w.proses = w.proses[:len(w.proses)-1]
 	}
-	for len(w.blocks) > 0 && w.blocks[len(w.blocks)-1].end > n {
-		w.blocks = w.blocks[:len(w.blocks)-1]
-	}
 	if w.prose[1] > n {
 		// The last paragraph of prose is gone; the one before it is not known: the
 		// trailing edge is no longer trimmed.
@@ -995,58 +981,35 @@ func (w *textWalker) truncate(n int) {
 	}
 }
 
-// text returns the output with the junk at the edges of the content taken out, the
-// heading that repeats the title when something follows it, and the blocks the block
-// scorer drops (text_block.go).
+// text returns the output with the junk at the edges of the content taken out, and the
+// heading that repeats the title when something follows it.
 func (w *textWalker) text() string {
-	cuts := w.cuts()
-	if w.drops == nil {
-		cuts = w.blockCuts(cuts, &textBlockModel, nil)
-	} else {
-		for _, e := range w.blocks {
-			if slices.Contains(*w.drops, e.i) {
-				cuts = append(cuts, [2]int{e.start, e.end})
-			}
-		}
-	}
-	return w.trimTail(textCut(w.out.b, cuts))
-}
-
-// cuts returns the spans of the output that the rules take out: the heading that
-// repeats the title, the junk at the edges of the content, the calls to action that
-// end it and the headings left after them. It leaves w as it was.
-func (w *textWalker) cuts() [][2]int {
 	b := w.out.b
-	prose := w.prose
 	var cuts [][2]int
 	if e := w.titleEnd; e > 0 && e < len(b) && strings.TrimSpace(string(b[e:])) != "" {
 		cuts = append(cuts, [2]int{0, e})
 	}
 	// The last paragraphs, when they are calls to action, are an edge too.
-	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && prose[1] == w.proses[k-1].end; k-- {
+	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && w.prose[1] == w.proses[k-1].end; k-- {
 		p := w.proses[k-1]
 		if w.t.info[p.i].text > textTailMax || !w.t.tailJunk(p.i) {
 			break
 		}
 		cuts = append(cuts, [2]int{p.start, p.end})
-		prose[1] = w.proses[k-2].end
+		w.prose[1] = w.proses[k-2].end
 	}
-	if prose[1] > 0 {
+	if w.prose[1] > 0 {
 		for _, e := range w.edges {
-			if (e.end <= prose[0] || e.start >= prose[1]) && (e.junk || !e.long && w.t.edgeJunk(e.i) || e.long && w.t.tailJunk(e.i)) {
+			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.t.edgeJunk(e.i) || e.long && w.t.tailJunk(e.i)) {
 				cuts = append(cuts, [2]int{e.start, e.end})
 			}
 		}
-		cuts = w.tail(b, cuts, prose[1])
 	}
-	return cuts
-}
-
-// textCut returns b without the spans of cuts, and without the line breaks that then
-// open it.
-func textCut(b []byte, cuts [][2]int) string {
+	if w.prose[1] > 0 {
+		cuts = w.tail(b, cuts)
+	}
 	if len(cuts) == 0 {
-		return string(b)
+		return w.trimTail(string(b))
 	}
 	slices.SortFunc(cuts, func(x, y [2]int) int { return x[0] - y[0] })
 	out := make([]byte, 0, len(b))
@@ -1058,7 +1021,7 @@ func textCut(b []byte, cuts [][2]int) string {
 		at = max(at, c[1])
 	}
 	out = append(out, b[at:]...)
-	return strings.TrimLeft(string(out), "\n")
+	return w.trimTail(strings.TrimLeft(string(out), "\n"))
 }
 
 // trimTail returns s without the junk lines that end it (textTrimTail), when the
@@ -1073,14 +1036,14 @@ func (w *textWalker) trimTail(s string) string {
 // tail returns cuts with the headings that end the text after its last paragraph of
 // prose taken out too, one after the other from the end: with nothing after them, they
 // announce what was left out ("Mehr zum Thema", "Das könnte dich auch interessieren").
-func (w *textWalker) tail(b []byte, cuts [][2]int, prose int) [][2]int {
+func (w *textWalker) tail(b []byte, cuts [][2]int) [][2]int {
 	end := len(b)
 	for {
 		end = textKeptEnd(b, cuts, end)
 		found := false
 		for k := len(w.edges) - 1; k >= 0; k-- {
 			e := w.edges[k]
-			if e.start < prose {
+			if e.start < w.prose[1] {
 				break
 			}
 			if e.start >= end || textKeptEnd(b, nil, e.end) != end {
