@@ -47,6 +47,17 @@ func textEdgeJunk(s string) bool {
 	return strings.HasPrefix(s, "copyright")
 }
 
+// dateLine reports whether the short block at i is a date line (textIsDateLine); not a
+// heading, a list or a table, whose lines may be dates (a tour's "Chicago, IL June 9,
+// 2018", a reference's "Retrieved 10 May 2016", a calendar).
+func (t *textTree) dateLine(i int32) bool {
+	switch a := t.nodes[i].DataAtom; {
+	case a == atom.Ul, a == atom.Ol, a == atom.Li, a == atom.Dl, a == atom.Table, a == atom.Tr, a == atom.Td, a == atom.Th, textHeadingLevel(a) > 0:
+		return false
+	}
+	return textIsDateLine(strings.ToLower(t.visibleText(i, 4*textEdgeMax)))
+}
+
 // textTailMax is the most text, in characters, of a paragraph of prose that ends the
 // content and is dropped as a call to action (textTree.tailJunk).
 const textTailMax = 300
@@ -251,4 +262,130 @@ func textTrimTail(s string) string {
 		s = body[:at+1]
 	}
 	return s
+}
+
+// textIsDateLine reports whether s, lower case, is a date line: a date or a time with
+// at most a few words beside it ("Associated Press - January 14, 2008 4:44 AM ET",
+// "Last Update: 1/14 7:52 pm", "Sat, 29 Dec 2007 17:50:54", "3. August 2015"). A date
+// is a month's name, a time (12:35), or numbers joined by "/", "." or "-" one of which
+// is a year, or three joined by "/" (not a version, 1.2.3); the words beside it, not
+// a weekday, "am" or a time zone (textDateWords), are at most four and fewer than its
+// own.
+func textIsDateLine(s string) bool {
+	dated := false
+	words, other := 0, 0
+	run := 0         // how many numbers in a row are joined by sep
+	var sep byte     // what joins them
+	yearRun := false // one of them is a year
+	long := false    // one of them is neither a year nor of two digits (a phone number)
+	prevNum := false // the word before is a number
+	for k := 0; k < len(s); {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			k += n
+			continue
+		}
+		start := k
+		for k < len(s) {
+			r, n := utf8.DecodeRuneInString(s[k:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			k += n
+		}
+		w := s[start:k]
+		words++
+		num, year := textDateNumber(w)
+		// join is the one byte between this word and a number before it, 0 if none.
+		var join byte
+		if prevNum && start >= 2 && textIsWordByte(s[start-2]) {
+			join = s[start-1]
+		}
+		switch {
+		case num && join == ':':
+			dated = true
+		case num && (join == '/' || join == '.' || join == '-') && (run == 1 || join == sep) && (year || len(w) <= 2) && !long:
+			run++
+			sep = join
+			yearRun = yearRun || year
+			if yearRun || run >= 3 && sep == '/' {
+				dated = true
+			}
+		case num:
+			run, sep, yearRun = 1, 0, year
+			// A phone number's parts stay out of any date, 158-23-2012.
+			long = !year && len(w) > 2 || long && (join == '/' || join == '.' || join == '-')
+		case textMonths[w]:
+			dated = true
+		case !textDateWords[w]:
+			other++
+		}
+		if !num {
+			run = 0
+		}
+		prevNum = num
+	}
+	return dated && other <= 4 && other*2 < words
+}
+
+// textIsWordByte reports whether the byte c is part of a word (a letter or a digit
+// of ASCII, or a byte of a longer UTF-8 character).
+func textIsWordByte(c byte) bool {
+	return c >= utf8.RuneSelf || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// textDateNumber reports whether the word w is a number of a date or a time: digits,
+// perhaps with an ordinal's or the clock's ending ("9th", "4pm", "12h"); year, whether
+// it is four digits of the years 1900-2099.
+func textDateNumber(w string) (num, year bool) {
+	d := 0
+	for d < len(w) && '0' <= w[d] && w[d] <= '9' {
+		d++
+	}
+	if d == 0 {
+		return false, false
+	}
+	switch w[d:] {
+	case "", "st", "nd", "rd", "th", "am", "pm", "h", "e", "er":
+	default:
+		return false, false
+	}
+	return true, d == 4 && (w[:2] == "19" || w[:2] == "20")
+}
+
+// textMonths are the names of the months, and their usual abbreviations, in the eight
+// languages of the phrase lists, lower case ("may" and "mar" too: a date line's other
+// words are few).
+var textMonths = textSet(
+	"january february march april may june july august september october november december " +
+		"jan feb mar apr jun jul aug sep sept oct nov dec " +
+		"januar jänner februar märz mai juni juli oktober dezember mär okt dez " +
+		"janvier février mars avril juin juillet août septembre octobre novembre décembre janv févr avr juil déc " +
+		"enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre ene abr ago dic " +
+		"gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen giu lug ott " +
+		"janeiro fevereiro março maio junho julho setembro outubro dezembro fev " +
+		"styczeń stycznia luty lutego marzec marca kwiecień kwietnia maj maja czerwiec czerwca lipiec lipca " +
+		"sierpień sierpnia wrzesień września październik października listopad listopada grudzień grudnia " +
+		"januari februari maart mei augustus")
+
+// textDateWords are words that a date line holds beside its date: weekdays, the
+// clock's and the time zones' words, in the eight languages, lower case.
+var textDateWords = textSet(
+	"monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun " +
+		"montag dienstag mittwoch donnerstag freitag samstag sonntag mo di mi do fr sa so " +
+		"lundi mardi mercredi jeudi vendredi samedi dimanche " +
+		"lunes martes miércoles jueves viernes sábado domingo " +
+		"lunedì martedì mercoledì giovedì venerdì sabato domenica " +
+		"segunda terça quarta quinta sexta feira " +
+		"poniedziałek wtorek środa czwartek piątek sobota niedziela " +
+		"maandag dinsdag woensdag donderdag vrijdag zaterdag zondag " +
+		"am pm a m p uhr h et est edt ct cst cdt mt mst mdt pt pst pdt gmt utc bst cet cest mez mesz ist")
+
+// textSet returns the words of s, separated by spaces, as a set.
+func textSet(s string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }

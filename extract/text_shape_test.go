@@ -220,6 +220,15 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph D", "The category: small cars"},
 		without: []string{"Kategorie", "Zurück nach oben", "Nos siga", "news tip", "Valora"},
 	}, {
+		// Date lines over and under a story (AP on a portal, 2008; a German paper):
+		// a date or a time with a few words beside it goes at the edges; a tour's
+		// dates in a list, a phone number and a sentence with a year stay.
+		name: "date lines at the edges",
+		html: `<div class="story"><div class="dateline">Associated Press - January 14, 2008 4:44 AM ET</div>` + textArticle(3) +
+			`<p>Call the box office at +81 158-23-2012.</p><ul><li>Chicago, IL June 9, 2018</li><li>Atlanta, GA June 16, 2018</li></ul><p>The Alouettes finished with an 8-10 record in 2007.</p><div>Stand: 28.04.2020 18:00 Uhr</div><div>Last Update: 1/14 7:52 pm</div></div>`,
+		with:    []string{"Paragraph A", "Paragraph C", "+81 158-23-2012", "Chicago, IL June 9, 2018", "8-10 record in 2007"},
+		without: []string{"Associated Press", "Stand:", "Last Update"},
+	}, {
 		// tagesspiegel.de: the lead of the article sits apart from the body that wins; the <article> around both is the content, up to the
 		// end of the body (what follows it in the article is not).
 		name:  "lead before the body",
