@@ -745,11 +745,8 @@ func textIsNote(n *html.Node) bool {
 }
 
 // textSureNames are substrings of class and id values that mark boilerplate whatever
-// the block holds; and the classes of the embed codes of social networks' posts (a
-// tweet, an Instagram or TikTok post), which a page puts between its paragraphs as a
-// quote of another's words, with their "A post shared by ..." and date lines.
-var textSureNames = []string{"skip-link", "screen-reader", "sr-only", "visually-hidden",
-	"twitter-tweet", "instagram-media", "tiktok-embed"}
+// the block holds.
+var textSureNames = []string{"skip-link", "screen-reader", "sr-only", "visually-hidden"}
 
 // textSurePrefixes begin words of class and id values (split at anything but letters
 // and digits) that mark boilerplate whatever the block holds.
