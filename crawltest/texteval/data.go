@@ -187,6 +187,23 @@ const newsMinWords = 50
 // than half of its shingles are among those of the page's text: two of Dragnet's, whose
 // text was copied from another page or from one that scripts filled).
 func LoadNews(dir string) ([]Page, error) {
+	return loadDir(dir, func(name string) (string, error) {
+		if t, err := os.ReadFile(filepath.Join(dir, name+".annotated")); err == nil {
+			return labelledText(t, "x-nc-sel2"), nil
+		}
+		t, err := os.ReadFile(filepath.Join(dir, name+".corrected"))
+		if err != nil {
+			return "", fmt.Errorf("no truth beside it: %w", err)
+		}
+		return dragnetArticle(plainText(t)), nil
+	})
+}
+
+// loadDir reads a set of pages in dir, each NAME.html beside its truth, which truth
+// returns for NAME, and urls.tsv, which maps names to URLs. Pages whose truth has fewer
+// than newsMinWords words are left out, and those whose HTML does not hold their truth
+// (less than half of its shingles are among those of the page's text).
+func loadDir(dir string, truth func(name string) (string, error)) ([]Page, error) {
 	urls := make(map[string]string)
 	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
 	if err != nil {
@@ -208,18 +225,14 @@ func LoadNews(dir string) ([]Page, error) {
 		if err != nil {
 			return nil, err
 		}
-		var truth string
-		if t, err := os.ReadFile(filepath.Join(dir, name+".annotated")); err == nil {
-			truth = labelledText(t, "x-nc-sel2")
-		} else if t, err := os.ReadFile(filepath.Join(dir, name+".corrected")); err == nil {
-			truth = dragnetArticle(plainText(t))
-		} else {
-			return nil, fmt.Errorf("%s: no truth beside it", f)
+		t, err := truth(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
+		if len(Tokens(t)) < newsMinWords || covered(t, htmlText(src)) < 0.5 {
 			continue
 		}
-		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
+		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: t})
 	}
 	return pages, nil
 }
@@ -313,41 +326,13 @@ func labelledText(b []byte, class string) string {
 // are left out as LoadNews leaves them out: a truth of fewer than newsMinWords words (a
 // site's home page), or one the page's HTML does not hold.
 func LoadModern(dir string) ([]Page, error) {
-	urls := make(map[string]string)
-	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
-	if err != nil {
-		return nil, err
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if name, u, ok := strings.Cut(line, "\t"); ok {
-			urls[name] = u
-		}
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
-	if err != nil {
-		return nil, err
-	}
-	var pages []Page
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".html")
-		src, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
+	return loadDir(dir, func(name string) (string, error) {
 		l, err := os.ReadFile(filepath.Join(dir, name+".labelled"))
 		if err != nil {
-			return nil, fmt.Errorf("%s: no truth beside it: %w", f, err)
+			return "", fmt.Errorf("no truth beside it: %w", err)
 		}
-		truth, err := labelText(l, "main")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
-			continue
-		}
-		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
-	}
-	return pages, nil
+		return labelText(l, "main")
+	})
 }
 
 // labelText returns the text of the elements of b whose nearest labelled ancestor (or
@@ -410,36 +395,11 @@ var labelBlocks = map[atom.Atom]bool{
 // NAME.truth, its main text. Pages with fewer than newsMinWords words of truth, or
 // whose HTML holds less than half of it (as LoadNews), are left out.
 func LoadWCXB(dir string) ([]Page, error) {
-	urls := make(map[string]string)
-	b, err := os.ReadFile(filepath.Join(dir, "urls.tsv"))
-	if err != nil {
-		return nil, err
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if name, u, ok := strings.Cut(line, "\t"); ok {
-			urls[name] = u
-		}
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
-	if err != nil {
-		return nil, err
-	}
-	var pages []Page
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".html")
-		src, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
+	return loadDir(dir, func(name string) (string, error) {
 		t, err := os.ReadFile(filepath.Join(dir, name+".truth"))
 		if err != nil {
-			return nil, fmt.Errorf("%s: no truth beside it: %w", f, err)
+			return "", fmt.Errorf("no truth beside it: %w", err)
 		}
-		truth := string(t)
-		if len(Tokens(truth)) < newsMinWords || covered(truth, htmlText(src)) < 0.5 {
-			continue
-		}
-		pages = append(pages, Page{Name: name + ".html", URL: urls[name], HTML: src, Truth: truth})
-	}
-	return pages, nil
+		return string(t), nil
+	})
 }
