@@ -460,13 +460,7 @@ func (t *textTree) cards(i int32) bool {
 // when its first text is no heading.
 func (t *textTree) headed(n *html.Node) int {
 	for depth := 0; depth < 3; depth++ {
-		var first *html.Node
-		for k := n.FirstChild; k != nil; k = k.NextSibling {
-			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
-				first = k
-				break
-			}
-		}
+		first := t.firstWithText(n)
 		switch {
 		case first == nil || first.Type != html.ElementNode:
 			return -1
@@ -529,17 +523,21 @@ func (t *textTree) teaserRun(i int32) bool {
 	return items >= 3 && text*10 >= t.info[i].text*7
 }
 
+// firstWithText returns the first child of n with text, or nil.
+func (t *textTree) firstWithText(n *html.Node) *html.Node {
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
+			return k
+		}
+	}
+	return nil
+}
+
 // opensWithLink reports whether the first text of n, down its first children with
 // text, is inside a link.
 func (t *textTree) opensWithLink(n *html.Node) bool {
 	for depth := 0; depth < 4; depth++ {
-		var first *html.Node
-		for k := n.FirstChild; k != nil; k = k.NextSibling {
-			if kj, ok := t.at[k]; ok && t.info[kj].text > 0 {
-				first = k
-				break
-			}
-		}
+		first := t.firstWithText(n)
 		if first == nil || first.Type != html.ElementNode {
 			return false
 		}
