@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestTextIsDateLine reads date lines from the edges of real articles, and lines that
 // hold a date among more words, or numbers that are no date.
@@ -44,4 +47,24 @@ func TestTextTrimTail(t *testing.T) {
 			t.Errorf("textTrimTail(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+// FuzzTextEdge reads any line as the edges do: the date line's reader must not fail,
+// and what textTrimTail keeps is the text's beginning.
+func FuzzTextEdge(f *testing.F) {
+	for _, s := range []string{
+		"Associated Press - January 14, 2008 4:44 AM ET",
+		"The bank said so.\nCopyright 2008 by UPI\n",
+		"call 158-23-2012\n1.2.3\n12/03/2019",
+		"a\n\n\n",
+		"\xff\xfe9/9/9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		textIsDateLine(s)
+		if got := textTrimTail(s); !strings.HasPrefix(s, got) {
+			t.Fatalf("textTrimTail(%q) = %q, not its beginning", s, got)
+		}
+	})
 }
