@@ -10,8 +10,9 @@ import (
 )
 
 // edgeJunk reports whether the short block at i is one that the edges of an article
-// carry and its body does not: a date line (a <time> in it), a call to action, a byline,
-// a caption that credits the photograph over or under the article.
+// carry and its body does not: a date line (a <time> in it, or a date's words:
+// textIsDateLine), a call to action, a byline, a caption that credits the photograph
+// over or under the article.
 func (t *textTree) edgeJunk(i int32) bool {
 	for j := i; j < t.info[i].end; j++ {
 		if t.info[j].flags&textGone != 0 {
@@ -22,11 +23,13 @@ func (t *textTree) edgeJunk(i int32) bool {
 			return true
 		}
 	}
-	return textEdgeJunk(strings.ToLower(t.visibleText(i, 4*textEdgeMax)))
+	s := strings.ToLower(t.visibleText(i, 4*textEdgeMax))
+	return textEdgeJunk(s) || t.dated(i) && textIsDateLine(s)
 }
 
 // textEdgeJunk reports whether s, the text of a short block or line at an edge of the
-// content, lower case, is a byline, a call to action or a post's metadata.
+// content, lower case, is a byline, a call to action or a post's metadata. It reads the
+// last paragraphs' narrower calls (textTailCalls) too, so a phrase is in one list only.
 func textEdgeJunk(s string) bool {
 	if textIsByline(s) {
 		return true
@@ -47,15 +50,15 @@ func textEdgeJunk(s string) bool {
 	return strings.HasPrefix(s, "copyright")
 }
 
-// dateLine reports whether the short block at i is a date line (textIsDateLine); not a
-// heading, a list or a table, whose lines may be dates (a tour's "Chicago, IL June 9,
-// 2018", a reference's "Retrieved 10 May 2016", a calendar).
-func (t *textTree) dateLine(i int32) bool {
+// dated reports whether the block at i may be read as a date line (textIsDateLine):
+// not a heading, a list or a table, whose lines may be dates (a tour's "Chicago, IL June
+// 9, 2018", a reference's "Retrieved 10 May 2016", a calendar).
+func (t *textTree) dated(i int32) bool {
 	switch a := t.nodes[i].DataAtom; {
 	case a == atom.Ul, a == atom.Ol, a == atom.Li, a == atom.Dl, a == atom.Table, a == atom.Tr, a == atom.Td, a == atom.Th, textHeadingLevel(a) > 0:
 		return false
 	}
-	return textIsDateLine(strings.ToLower(t.visibleText(i, 4*textEdgeMax)))
+	return true
 }
 
 // textTailMax is the most text, in characters, of a paragraph of prose that ends the
@@ -123,22 +126,22 @@ func textHasPhrase(s, p string) bool {
 // an article: to share it, rate it, comment on it, subscribe, read more.
 var textCallsToAction = []string{
 	// English
-	"share this", "share on", "subscribe", "sign up", "newsletter", "follow us", "read more",
+	"share this", "share on", "sign up", "read more",
 	"related articles", "related posts", "leave a comment", "leave a reply", "comments are closed",
 	"you might also like", "recommended for you", "more from", "advertisement", "click here",
-	"was this article helpful", "rate this", "support our", "donate",
+	"was this article helpful", "rate this", "donate",
 	// German
-	"teilen", "abonnieren", "anmelden", "lesen sie auch", "mehr zum thema", "weitere artikel",
+	"teilen", "anmelden", "lesen sie auch", "mehr zum thema", "weitere artikel",
 	"weiterlesen", "kommentieren", "kommentare", "bewerten", "bewertung", "anzeige", "werbung",
-	"empfehlungen", "das könnte sie auch interessieren", "folgen sie", "jetzt registrieren",
-	"war der artikel", "hat ihnen", "unterstützen sie",
+	"empfehlungen", "das könnte sie auch interessieren",
+	"war der artikel", "hat ihnen",
 	// French, Spanish, Italian, Portuguese, Polish, Dutch
 	"partager", "abonnez", "lire aussi", "lire la suite", "à lire aussi", "publicité",
-	"compartir", "suscríbete", "suscribirse", "lee también", "leer más", "publicidad",
-	"condividi", "iscriviti", "leggi anche", "pubblicità",
+	"compartir", "suscribirse", "lee también", "leer más", "publicidad",
+	"condividi", "leggi anche", "pubblicità",
 	"compartilhe", "assine", "leia também", "publicidade",
-	"udostępnij", "subskrybuj", "czytaj też", "czytaj także", "czytaj więcej", "reklama",
-	"delen", "abonneer", "lees ook", "advertentie",
+	"udostępnij", "czytaj też", "czytaj także", "czytaj więcej", "reklama",
+	"delen", "lees ook", "advertentie",
 	// Date lines and labels
 	"published", "updated", "last modified", "posted on", "tags",
 	"veröffentlicht", "aktualisiert", "publiziert", "erstellt am", "zuletzt geändert", "schlagwörter",
@@ -149,7 +152,7 @@ var textCallsToAction = []string{
 	"credit:", "crédit", "fot.", "imago",
 	// More calls to action
 	"weitere informationen", "weiterführende informationen", "mehr aus", "kommentarfunktion",
-	"thanks for reading", "supporting our", "let us know", "zapraszamy", "wesprzyj",
+	"thanks for reading", "let us know", "zapraszamy",
 	"have your say", "submit a correction", "news tip", "valora esta", "valuta questo", "avalie esta",
 	"oceń artykuł", "beoordeel dit", "notez cet",
 }
@@ -159,14 +162,14 @@ var textCallsToAction = []string{
 // copyright ("copyright" itself only opening the block: textTree.edgeJunk).
 var textPostMeta = []string{
 	// English
-	"posted by", "posted at", "posted in", "filed under", "permalink", "trackback", "links to weblogs",
-	"all rights reserved", "email this", "e-mail this", "send to a friend", "appeared in print",
+	"posted by", "posted at", "posted in", "filed under", "permalink", "trackback",
+	"email this", "e-mail this", "send to a friend",
 	// German, French, Spanish, Italian, Portuguese, Polish, Dutch
-	"gepostet von", "abgelegt unter", "alle rechte vorbehalten", "artikel versenden",
-	"publié par", "classé dans", "tous droits réservés", "publicado por", "archivado en",
-	"todos los derechos reservados", "pubblicato da", "archiviato in", "tutti i diritti riservati",
+	"gepostet von", "artikel versenden",
+	"publié par", "classé dans", "publicado por", "archivado en",
+	"pubblicato da", "archiviato in", "tutti i diritti riservati",
 	"postado por", "arquivado em", "todos os direitos reservados", "opublikował", "opublikowała",
-	"wszelkie prawa zastrzeżone", "geplaatst door", "geplaatst in", "alle rechten voorbehouden",
+	"geplaatst door", "geplaatst in", "alle rechten voorbehouden",
 	// The way back to the top, and the categories a post was filed under
 	"back to top", "zurück nach oben", "retour en haut", "volver arriba", "torna su", "voltar ao topo",
 	"do góry", "terug naar boven", "category:", "categories:", "kategorie:", "catégorie:", "categoría:",

@@ -998,7 +998,7 @@ func (w *textWalker) text() string {
 	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
-			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && (w.t.edgeJunk(e.i) || w.t.dateLine(e.i)) || e.long && w.t.tailJunk(e.i)) {
+			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.t.edgeJunk(e.i) || e.long && w.t.tailJunk(e.i)) {
 				cuts = append(cuts, [2]int{e.start, e.end})
 			}
 		}

@@ -2,9 +2,10 @@
 // extraction benchmark of Scrapinghub (whole article bodies, scored by 4-token shingles,
 // held back), and as development sets trafilatura's evaluation set (snippets each page's
 // text must and must not contain), Readability.js's test pages, the news set of L3S-GN1's
-// and Dragnet's pages (newsset.sh) and the modern set of GoogleTrends-2017's pages
-// (modernset.sh), whole texts chosen by people, scored by shingles. It holds the metrics
-// and the loaders; the tests run them.
+// and Dragnet's pages (newsset.sh), the modern set of GoogleTrends-2017's pages
+// (modernset.sh) and WCXB's development split (wcxbset.sh), whole texts chosen or
+// reviewed by people, scored by shingles. It holds the metrics and the loaders; the tests
+// run them.
 package texteval
 
 import (
