@@ -290,6 +290,17 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph D"},
 		without: []string{"Washington", "humidity", "Ellen"},
 	}, {
+		// A news site of 2008 (ctv.ca, the Newsquest papers): the readers' comments follow
+		// the story in its own container, after an anchor named for them and a line in
+		// bold, no heading; an anchor named for comments before any prose (a "jump to
+		// comments" target at the top) and a link to the comments end nothing.
+		name: "comments after an anchor named comments",
+		html: `<div id="story"><a name="comments-top"></a><p><a href="#commentSection">Comments (42)</a></p>` + textArticle(3) + `<hr><a name="commentSection"></a><b>Comments are now closed for this story</b><br><br>` +
+			`<b>Stephen B</b><br><br>The time has come for the tax and spend Liberals of Ontario to start cutting some of the fat from government.<br><br>` +
+			`<b>Lina</b><br><br>The government should not be spending taxpayers' money on industry, that is the private sector's job.</div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"closed", "Stephen", "Liberals", "taxpayers"},
+	}, {
 		// A WordPress theme that names nothing: the comments' heading says what they
 		// are ("717 Responses to ..."); a heading "Comment" inside the article, one of
 		// its parts, stays.

@@ -126,7 +126,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 	default:
 		return
 	}
-	if w.prose[1] > 0 && w.cell == 0 && textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) {
+	if w.prose[1] > 0 && w.cell == 0 && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n)) {
 		w.ended = true
 		return
 	}
@@ -335,6 +335,26 @@ func (w *textWalker) commentsStart(n *html.Node) bool {
 	}
 	i, ok := w.t.at[n]
 	return ok && w.t.info[i].text <= 200 && textIsCommentsHeading(w.t.visibleText(i, 400))
+}
+
+// textCommentsAnchor reports whether n is an anchor that marks where readers' comments
+// begin: an <a> with no link and no text whose name or id names them (<a
+// name="commentSection"></a>, the target of an article's "Comments" link), which pages
+// put before their comments where they give them no heading.
+func textCommentsAnchor(n *html.Node) bool {
+	if n.DataAtom != atom.A || n.FirstChild != nil && strings.TrimSpace(textOf(n, 64)) != "" {
+		return false
+	}
+	var named bool
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "href":
+			return false
+		case "name", "id":
+			named = named || textNamesComments(a.Val)
+		}
+	}
+	return named
 }
 
 // textNamesComments reports whether a class or id value names comments: not a
