@@ -432,17 +432,17 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
-	text, open := textFromTree(root, size, base, p.Title, opts)
+	c, open := textChoose(root, size)
 	if cut && open {
 		return
 	}
-	plain := text
-	if opts.TextFormat != TextPlain {
-		o := opts
-		o.TextFormat = TextPlain
-		plain, _ = textFromTree(root, size, base, p.Title, o)
+	// The plain text is wanted in any format, for SimHash and the languages; Markdown
+	// is written from the same tree and the same blocks.
+	plain := c.write(base, p.Title, opts.MaxTextBytes, false)
+	p.Text = plain
+	if opts.TextFormat == TextMarkdown {
+		p.Text = c.write(base, p.Title, opts.MaxTextBytes, true)
 	}
-	p.Text = text
 	p.SimHash = TextSimHash(plain)
 	p.Languages = nil
 	if opts.Language {

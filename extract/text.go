@@ -30,29 +30,47 @@ var textBlock = map[atom.Atom]bool{
 	atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true, atom.Body: true,
 }
 
-// textFromTree returns the main text of a parsed document of about size nodes, at most
-// opts.MaxTextBytes bytes, in opts.TextFormat; Markdown links resolve against base. The
-// heuristic is described in text_pick.go. A heading that opens the plain text and
-// repeats the page's title (Page.Title holds it) is left out, unless nothing follows.
-// open reports whether the text runs on to the last node of the tree, which is not
-// boilerplate: in the tree of a body's beginning (htmlTree cut at its strip limit),
-// whether it may go on after it, rather than ending before the comments that were cut.
-func textFromTree(doc *html.Node, size int, base *canonParts, title string, opts HTMLOptions) (text string, open bool) {
+// textChosen is a document's text tree and the blocks chosen in it as the main text:
+// what the plain text and the Markdown text are both written from, so that a page
+// wanting both builds the tree and picks the content once.
+type textChosen struct {
+	t      *textTree
+	picked []int32
+	stop   int32               // textPick's: where the text ends, 0 when with the blocks
+	roots  map[*html.Node]bool // the picked blocks' nodes
+}
+
+// textChoose builds the text tree of a parsed document of about size nodes and picks
+// its main text (the heuristic is described in text_pick.go). open reports whether the
+// text runs on to the last node of the tree, which is not boilerplate: in the tree of a
+// body's beginning (htmlTree cut at its strip limit), whether it may go on after it,
+// rather than ending before the comments that were cut.
+func textChoose(doc *html.Node, size int) (c *textChosen, open bool) {
 	t := textTreeOf(doc, size)
 	picked, stop := t.textPick()
 	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
 		open = stop == 0 && t.info[picked[k-1]].end > last && t.info[last].flags&textGone == 0
 	}
-	w := textWalker{t: t, out: &textOut{max: opts.MaxTextBytes, md: opts.TextFormat == TextMarkdown}, base: base, roots: make(map[*html.Node]bool, len(picked)), title: title, stop: stop}
+	c = &textChosen{t: t, picked: picked, stop: stop, roots: make(map[*html.Node]bool, len(picked))}
 	for _, i := range picked {
-		w.roots[t.nodes[i]] = true
+		c.roots[t.nodes[i]] = true
 	}
-	for _, i := range picked {
+	return c, open
+}
+
+// write returns the main text, at most max bytes, in Markdown with md (links resolved
+// against base), else plain. A heading that opens the plain text and repeats the
+// page's title (Page.Title holds it) is left out, unless nothing follows. It may be
+// called once for each format: it leaves c as it was.
+func (c *textChosen) write(base *canonParts, title string, max int, md bool) string {
+	t := c.t
+	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, title: title, stop: c.stop}
+	for _, i := range c.picked {
 		w.out.brk(2)
 		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])
 	}
-	return w.text(), open
+	return w.text()
 }
 
 // textStyleHidden reports whether an inline style says display:none or
