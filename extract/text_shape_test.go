@@ -301,6 +301,14 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph C"},
 		without: []string{"closed", "Stephen", "Liberals", "taxpayers"},
 	}, {
+		// A blog of 2008 whose comments' heading is a line in bold, not an <h3>; a line of
+		// dialogue ("No reply.") and a forum's reply count ("Reply 9") are no such heading.
+		name: "comments after a line in bold that says so",
+		html: `<div class="post">` + textPara(0) + `<p>"Bartleby," said I, gently calling to him behind the screen.</p><p>No reply.</p><p>Reply 9</p>` + textPara(1) +
+			`<br><b>Post Comments</b><br><div class="c"><p>Great article, I have been saying this for years and nobody listened to me at all.</p></div></div>`,
+		with:    []string{"Paragraph A", "No reply.", "Reply 9", "Paragraph B"},
+		without: []string{"Post Comments", "nobody listened"},
+	}, {
 		// A WordPress theme that names nothing: the comments' heading says what they
 		// are ("717 Responses to ..."); a heading "Comment" inside the article, one of
 		// its parts, stays.

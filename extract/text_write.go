@@ -126,7 +126,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 	default:
 		return
 	}
-	if w.prose[1] > 0 && w.cell == 0 && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n)) {
+	if w.prose[1] > 0 && w.cell == 0 && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n) || w.commentsLine(n)) {
 		w.ended = true
 		return
 	}
@@ -337,6 +337,59 @@ func (w *textWalker) commentsStart(n *html.Node) bool {
 	return ok && w.t.info[i].text <= 200 && textIsCommentsHeading(w.t.visibleText(i, 400))
 }
 
+// commentsLine reports whether n, a line of its own in a paragraph, a <div> or bold
+// between line breaks, says that readers' comments follow as a heading would ("Comments:",
+// "Post Comments", "12 Responses"), where a page sets the heading in bold rather than
+// in <h2>.
+func (w *textWalker) commentsLine(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.Dt:
+	case atom.B, atom.Strong:
+		if !textAloneOnLine(n) {
+			return false
+		}
+	default:
+		return false
+	}
+	i, ok := w.t.at[n]
+	if !ok || w.t.info[i].text > 40 || w.t.info[i].link > 0 {
+		return false
+	}
+	// A sentence is not a heading ("No reply." in a story's dialogue), nor is a count of
+	// replies to one post ("Reply 9", a forum's button).
+	s := strings.TrimSpace(w.t.visibleText(i, 100))
+	if strings.HasSuffix(s, ".") || !textIsCommentsHeading(s) {
+		return false
+	}
+	words := textWords(s)
+	for len(words) > 0 && textIsCount(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	return len(words) != 1 || textCommentWords[words[0]]
+}
+
+// textAloneOnLine reports whether nothing but white space stands between n and the
+// line breaks or block edges on either side of it.
+func textAloneOnLine(n *html.Node) bool {
+	for m := n.PrevSibling; m != nil && m.DataAtom != atom.Br; m = m.PrevSibling {
+		if textStandsBeside(m) {
+			return false
+		}
+	}
+	for m := n.NextSibling; m != nil && m.DataAtom != atom.Br; m = m.NextSibling {
+		if textStandsBeside(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// textStandsBeside reports whether the sibling m shares a line: an element, or text that
+// is not white space.
+func textStandsBeside(m *html.Node) bool {
+	return m.Type == html.ElementNode || m.Type == html.TextNode && strings.TrimSpace(m.Data) != ""
+}
+
 // textCommentsAnchor reports whether n is an anchor that marks where readers' comments
 // begin: an <a> with no link and no text whose name or id names them (<a
 // name="commentSection"></a>, the target of an article's "Comments" link), which pages
@@ -431,6 +484,7 @@ var textCommentsOn = map[string]bool{"to": true, "on": true, "for": true, "zu": 
 // textCommentCalls are headings, in words, that call on readers to comment.
 var textCommentCalls = []string{
 	"leave a reply", "leave a comment", "post a comment", "add a comment", "add comment", "reader comments",
+	"post comments", "post your comment", "post your comments", "add your comment", "add your comments",
 	"schreibe einen kommentar", "kommentar schreiben", "deja un comentario", "laisser un commentaire",
 	"lascia un commento", "deixe um comentário", "dodaj komentarz",
 }
