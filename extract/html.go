@@ -432,7 +432,7 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
-	c, open := textChoose(root, size)
+	c, open := textChoose(root, size, opts.TextFormat == TextMarkdown)
 	if cut && open {
 		return
 	}

@@ -38,14 +38,18 @@ type textChosen struct {
 	picked []int32
 	stop   int32               // textPick's: where the text ends, 0 when with the blocks
 	roots  map[*html.Node]bool // the picked blocks' nodes
+	// memo keeps, by index in the tree, what the writer learnt reading blocks' words
+	// (textWalker.edgeJunk and tailJunk), for the second of two writes; nil with one.
+	memo []textMemo
 }
 
 // textChoose builds the text tree of a parsed document of about size nodes and picks
 // its main text (the heuristic is described in text_pick.go). open reports whether the
 // text runs on to the last node of the tree, which is not boilerplate: in the tree of a
 // body's beginning (htmlTree cut at its strip limit), whether it may go on after it,
-// rather than ending before the comments that were cut.
-func textChoose(doc *html.Node, size int) (c *textChosen, open bool) {
+// rather than ending before the comments that were cut. With twice, c is to be written
+// in both formats: the second write reuses what the first read of the blocks' words.
+func textChoose(doc *html.Node, size int, twice bool) (c *textChosen, open bool) {
 	t := textTreeOf(doc, size)
 	picked, stop := t.textPick()
 	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
@@ -54,6 +58,9 @@ func textChoose(doc *html.Node, size int) (c *textChosen, open bool) {
 	c = &textChosen{t: t, picked: picked, stop: stop, roots: make(map[*html.Node]bool, len(picked))}
 	for _, i := range picked {
 		c.roots[t.nodes[i]] = true
+	}
+	if twice && len(picked) > 0 {
+		c.memo = make([]textMemo, len(t.nodes))
 	}
 	return c, open
 }
@@ -64,7 +71,7 @@ func textChoose(doc *html.Node, size int) (c *textChosen, open bool) {
 // called once for each format: it leaves c as it was.
 func (c *textChosen) write(base *canonParts, title string, max int, md bool) string {
 	t := c.t
-	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, title: title, stop: c.stop}
+	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop}
 	for _, i := range c.picked {
 		w.out.brk(2)
 		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose

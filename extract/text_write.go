@@ -31,7 +31,8 @@ type textWalker struct {
 	out   *textOut
 	base  *canonParts // what Markdown links resolve against
 	roots map[*html.Node]bool
-	stop  int32 // the index in the tree where the text ends, 0 if none (textPick)
+	memo  []textMemo // by index in the tree, nil if none (textChosen.memo)
+	stop  int32      // the index in the tree where the text ends, 0 if none (textPick)
 	// title is the page's <title>: a heading that repeats it does not open the plain
 	// text (Page.Title holds it) unless it is all the text; a Markdown document keeps
 	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
@@ -1064,7 +1065,7 @@ func (w *textWalker) text() string {
 	// The last paragraphs, when they are calls to action, are an edge too.
 	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && w.prose[1] == w.proses[k-1].end; k-- {
 		p := w.proses[k-1]
-		if w.t.info[p.i].text > textTailMax || !w.t.tailJunk(p.i) {
+		if w.t.info[p.i].text > textTailMax || !w.tailJunk(p.i) {
 			break
 		}
 		cuts = append(cuts, [2]int{p.start, p.end})
@@ -1072,7 +1073,7 @@ func (w *textWalker) text() string {
 	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
-			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.t.edgeJunk(e.i) || e.long && w.t.tailJunk(e.i)) {
+			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.edgeJunk(e.i) || e.long && w.tailJunk(e.i)) {
 				cuts = append(cuts, [2]int{e.start, e.end})
 			}
 		}
@@ -1152,6 +1153,50 @@ func textKeptEnd(b []byte, cuts [][2]int, end int) int {
 	}
 }
 
+// textMemo is what a write of the main text learnt of one block of the tree, for the
+// next write in the other format: whether textTree.edgeJunk and textTree.tailJunk,
+// which search its words for some hundred phrases, hold.
+type textMemo uint8
+
+const (
+	memoEdgeRead textMemo = 1 << iota // edgeJunk was read: memoEdgeJunk is its answer
+	memoEdgeJunk
+	memoTailRead // tailJunk was read: memoTailJunk is its answer
+	memoTailJunk
+)
+
+// edgeJunk is w.t.edgeJunk, read once a page when both formats are written.
+func (w *textWalker) edgeJunk(i int32) bool {
+	if w.memo == nil {
+		return w.t.edgeJunk(i)
+	}
+	if m := w.memo[i]; m&memoEdgeRead != 0 {
+		return m&memoEdgeJunk != 0
+	}
+	junk := w.t.edgeJunk(i)
+	w.memo[i] |= memoEdgeRead
+	if junk {
+		w.memo[i] |= memoEdgeJunk
+	}
+	return junk
+}
+
+// tailJunk is w.t.tailJunk, read once a page when both formats are written.
+func (w *textWalker) tailJunk(i int32) bool {
+	if w.memo == nil {
+		return w.t.tailJunk(i)
+	}
+	if m := w.memo[i]; m&memoTailRead != 0 {
+		return m&memoTailJunk != 0
+	}
+	junk := w.t.tailJunk(i)
+	w.memo[i] |= memoTailRead
+	if junk {
+		w.memo[i] |= memoTailJunk
+	}
+	return junk
+}
+
 // textEdge is a block of the output that may be dropped at an edge of the content.
 type textEdge struct {
 	start, end int   // its span in the output
@@ -1205,7 +1250,7 @@ func (w *textWalker) edgeKind(n *html.Node, i int32) edgeKind {
 	case !prose:
 		// Read only if it turns out to be at an edge: most short blocks are not.
 		return edgeMaybe
-	case w.t.edgeJunk(i):
+	case w.edgeJunk(i):
 		return edgeJunk
 	}
 	if prose {
@@ -1223,7 +1268,7 @@ func (w *textWalker) label(n *html.Node) bool {
 		return false
 	}
 	i, ok := w.t.at[n]
-	if ok && w.t.info[i].text <= textCallMax && w.t.info[i].link > 0 && textIsParagraph(n) && w.t.tailJunk(i) {
+	if ok && w.t.info[i].text <= textCallMax && w.t.info[i].link > 0 && textIsParagraph(n) && w.tailJunk(i) {
 		return true
 	}
 	if !ok || w.t.info[i].text > textLabelMax || w.t.info[i].text == 0 {
