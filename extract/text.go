@@ -74,7 +74,7 @@ func (c *textChosen) write(base *canonParts, title string, max int, md bool) str
 	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop}
 	for _, i := range c.picked {
 		w.out.brk(2)
-		w.rootText, w.rootProse = t.info[i].text, t.info[i].prose+t.info[i].lprose
+		w.root, w.rootText, w.rootProse, w.rootCaptions = i, t.info[i].text, t.info[i].prose+t.info[i].lprose, -1
 		w.write(t.nodes[i])
 	}
 	return w.text()

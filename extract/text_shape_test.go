@@ -172,8 +172,20 @@ func TestTextShapes(t *testing.T) {
 		name: "calls to action and dates at the edges",
 		html: `<div class="article"><figure><img src="a.jpg"><figcaption>The bridge at dawn, seen from the old market on the river's north bank. Photo: A. Photographer</figcaption></figure><p>By Jane Reporter</p><div class="meta"><time datetime="2020-04-03">3. April 2020</time>, 12:35</div>` + textPara(0) + `<p>Wir teilen diese Meinung nicht.</p><p>Lesen Sie auch: <a href="/x">Warum die Brücke so lange gedauert hat, eine Chronik</a></p>` + textPara(1) + `<figure><img src="b.jpg"><figcaption>The bridge at night.</figcaption></figure>` + textPara(2) +
 			`<p>Bild anzeigen</p><div class="cta">Jetzt den Newsletter abonnieren!</div><p>Share this article</p><p><span>Anzeige</span></p></div>`,
-		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "The bridge at night.", "Paragraph C", "Bild anzeigen"},
-		without: []string{"Lesen Sie auch", "The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige"},
+		with:    []string{"Paragraph A", "Wir teilen diese Meinung nicht.", "Paragraph C", "Bild anzeigen"},
+		without: []string{"Lesen Sie auch", "The bridge at dawn", "Jane Reporter", "April 2020", "Newsletter", "Share this", "Anzeige", "The bridge at night."},
+	}, {
+		// An article's figure captions go, between its paragraphs too: they describe a
+		// picture the text does not hold. A gallery whose captions are its prose keeps
+		// them: they are the content.
+		name:    "figure captions",
+		html:    `<article>` + textArticle(5) + `<figure><img src="a.jpg"><figcaption><p>Jamaica's Usain Bolt, left, crosses the finish line ahead of Yohan Blake to win gold in the men's 100-meter final, Sunday, Aug. 5, 2012.</p></figcaption></figure>` + textPara(6) + `</article>`,
+		with:    []string{"Paragraph A", "Paragraph G"},
+		without: []string{"Usain Bolt"},
+	}, {
+		name: "gallery of captioned figures",
+		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<figure><img src="%.jpg"><figcaption><p>Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></figcaption></figure>`) + `</div>`,
+		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},
 	}, {
 		// A layout table (an AP story on a station's site, 2007): the cell that holds
 		// the story's paragraphs is no paragraph itself, so the copyright line and the

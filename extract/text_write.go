@@ -46,16 +46,21 @@ type textWalker struct {
 	// proses are the paragraphs of prose written, in order: the last ones are dropped
 	// when they are calls to action (textTree.tailJunk).
 	proses []textEdge
+	// root is the chosen block being written, at its index in the tree.
+	root int32
 	// rootText is the text, in characters, of the chosen block being written: a block
 	// holding half of it is the content itself, never pruned as a box of links.
 	rootText int32
 	// rootProse is the prose, in characters, of the chosen block being written, its
 	// headline links' (textInfo.lprose) counted.
 	rootProse int32
-	cell      int // depth inside table cells written on one line
-	pre       int // depth inside <pre>
-	lists     []int
-	quotes    int
+	// rootCaptions is the prose of the chosen block's figure captions, -1 until a
+	// caption asks for it (captionGoes).
+	rootCaptions int32
+	cell         int // depth inside table cells written on one line
+	pre          int // depth inside <pre>
+	lists        []int
+	quotes       int
 	// The heading last written, from head[0] to head[1] in the output: it is taken
 	// back when what follows it in its parent was all boilerplate (headPruned).
 	head       [2]int
@@ -165,6 +170,11 @@ func (w *textWalker) writeNode(n *html.Node) {
 	case atom.Pre:
 		w.codeBlock(n)
 		return
+	case atom.Figcaption:
+		if w.captionGoes() {
+			w.out.sep = true
+			return
+		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		title := len(w.out.b) == 0 && !md && w.cell == 0 && textRepeatsTitle(textOf(n, 1024), w.title)
 		w.block(2)
@@ -390,6 +400,30 @@ func textAloneOnLine(n *html.Node) bool {
 func textStandsBeside(m *html.Node) bool {
 	return m.Type == html.ElementNode || m.Type == html.TextNode && strings.TrimSpace(m.Data) != ""
 }
+
+// captionGoes reports whether a figure's caption is left out of the chosen block being
+// written: it is when the block holds more of an article's prose besides its captions
+// than in them (a caption describes a picture the text does not hold, and most
+// readers' truths of an article leave it out), not in a gallery, whose captions are
+// its prose.
+func (w *textWalker) captionGoes() bool {
+	if w.rootCaptions < 0 {
+		w.rootCaptions = 0
+		t := w.t
+		for j := w.root; j < t.info[w.root].end; j++ {
+			if t.nodes[j].DataAtom == atom.Figcaption {
+				w.rootCaptions += t.info[j].prose + t.info[j].lprose
+				j = t.info[j].end - 1
+			}
+		}
+	}
+	besides := w.rootProse - w.rootCaptions
+	return besides >= textCaptionsBesides && besides > w.rootCaptions
+}
+
+// textCaptionsBesides is the least prose, in characters, besides the figure captions,
+// of a block whose captions go: a paragraph or two.
+const textCaptionsBesides = 200
 
 // textCommentsAnchor reports whether n is an anchor that marks where readers' comments
 // begin: an <a> with no link and no text whose name or id names them (<a
