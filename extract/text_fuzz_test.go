@@ -14,7 +14,9 @@ import (
 
 // FuzzHTMLText extracts the main text of any input in both formats: no panic, valid
 // UTF-8, never more than MaxTextBytes, and plain text never holds a permalink mark
-// written alone as a link's text.
+// written alone as a link's text; the SimHash is that of the plain text in both, and
+// the two texts written from one textChosen are those written from one each
+// (textWritesAgree).
 func FuzzHTMLText(f *testing.F) {
 	for _, dir := range []string{"text", "html"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.html"))
@@ -28,12 +30,14 @@ func FuzzHTMLText(f *testing.F) {
 	}
 	f.Add([]byte(`<pre>a<pre>b</pre><li><table><tr><td><h1>x<a href="#y">¶</a>`))
 	f.Fuzz(func(t *testing.T, body []byte) {
+		const max = 300
+		var sums []SimHash
 		for _, format := range []TextFormat{TextPlain, TextMarkdown} {
-			const max = 300
 			p, err := HTML(htmlTestURL, nil, body, HTMLOptions{WithText: true, TextFormat: format, MaxTextBytes: max})
 			if err != nil {
 				t.Fatal(err)
 			}
+			sums = append(sums, p.SimHash)
 			if !utf8.ValidString(p.Text) {
 				t.Fatalf("text is not UTF-8: %q", p.Text)
 			}
@@ -41,6 +45,10 @@ func FuzzHTMLText(f *testing.F) {
 				t.Fatalf("text has %d bytes, more than %d", len(p.Text), max)
 			}
 		}
+		if sums[0] != sums[1] {
+			t.Fatalf("SimHash with Markdown %x, with plain text %x: not that of the same plain text", sums[1], sums[0])
+		}
+		textWritesAgree(t, "the input", body, max)
 	})
 }
 
