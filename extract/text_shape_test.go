@@ -187,6 +187,17 @@ func TestTextShapes(t *testing.T) {
 		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<figure><img src="%.jpg"><figcaption><p>Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></figcaption></figure>`) + `</div>`,
 		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},
 	}, {
+		// A Next.js page streamed by React: the frame holds a loading skeleton and a
+		// <template id="B:0"> placeholder; the article comes late in <div hidden
+		// id="S:0">, which the page's script moves into place and shows. Another
+		// hidden block stays hidden.
+		name: "React streamed boundary",
+		html: `<main><div class="skeleton"><p>Loading paragraph...</p><p>Loading image...</p></div><template id="B:0"></template></main><footer>© 2025 Example Inc.</footer>` +
+			`<div hidden id="S:0"><article><h1>Best practices for queries</h1>` + textArticle(4) + `</article></div><div hidden><p>Your session has expired, please sign in again to go on with what you were doing.</p></div>` +
+			`<script>$RC("B:0","S:0")</script>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"Loading paragraph", "session has expired"},
+	}, {
 		// A layout table (an AP story on a station's site, 2007): the cell that holds
 		// the story's paragraphs is no paragraph itself, so the copyright line and the
 		// date line at its edges are the edges of the content.

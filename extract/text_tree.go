@@ -468,7 +468,9 @@ func textIsHidden(n *html.Node) bool {
 				return true
 			}
 		case "hidden":
-			return true
+			if !textStreamedBoundary(n) {
+				return true
+			}
 		case "aria-hidden":
 			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
 				return true
@@ -484,6 +486,26 @@ func textIsHidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// textStreamedBoundary reports whether n is a part of the page that React's streaming
+// server rendering sends late: a <div hidden id="S:0"> at the end of the body, which the
+// page's inline script moves into its place (a <template id="B:0">) and shows. It holds
+// the content of Next.js's pages whose data loads after their frame: shown to readers.
+func textStreamedBoundary(n *html.Node) bool {
+	if n.DataAtom != atom.Div {
+		return false
+	}
+	id, ok := strings.CutPrefix(htmlAttr(n, "id"), "S:")
+	if !ok || id == "" {
+		return false
+	}
+	for _, r := range id {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // textControlRoles are the ARIA roles of a control, whose words are its label, not
