@@ -889,7 +889,11 @@ func (o *textOut) marker(s string) {
 func (o *textOut) text(s string) {
 	for i := 0; i < len(s) && !o.full; {
 		j := i
-		for j < len(s) && !textSpaceByte(s[j]) && !textWideSpace(s[j:]) {
+		for j < len(s) {
+			// Only a byte of a multi-byte character may start a wide space.
+			if c := s[j]; c < utf8.RuneSelf && textSpaceByte(c) || c >= utf8.RuneSelf && textWideSpace(s[j:]) {
+				break
+			}
 			j++
 		}
 		if j > i {
