@@ -79,6 +79,10 @@ const textWidenMax = 600
 // pick returns the blocks chosen as described at the top of this file.
 func (t *textTree) pick() []int32 {
 	best := t.score()
+	if t.posts {
+		// A thread of posts: all of them are the content, whichever scores best.
+		return []int32{t.postsIn}
+	}
 	if best < 0 {
 		// No paragraph of prose: a short page, whose text is what the page marks as
 		// its content, else all that is not boilerplate.

@@ -568,6 +568,37 @@ func TestTextShapes(t *testing.T) {
 			textPara(1) + `<p>The paper lost a third of its subscribers to the newsletter in a year, its editor said.</p>` + textPara(2) + `</div>`,
 		with:    []string{"Paragraph B", "lost a third of its subscribers", "Paragraph C"},
 		without: []string{"Keep up on"},
+	}, {
+		// Invision Community's forums (Corsair's, Evernote's, Linus Tech Tips'): every
+		// post's body is "ipsComment_content" with the id "comment-4711_wrap", beside its
+		// author's pane, inside a form; the page has no prose but the posts and a note
+		// to sign in. The posts are the content, the author's pane is not.
+		name: "forum thread of posts named as comments",
+		html: `<main id="ipsLayout_body"><h1 class="ipsType_pageTitle">New UI 2024</h1><div class="cTopic" id="comments"><div id="elPostFeed"><form action="/submit">` +
+			textFeedItems(3, `<a id="comment-%"></a><article id="elComment_%" class="cPost ipsBox ipsComment"><aside class="ipsComment_author cAuthorPane"><h3><a href="/profile/%">Member %</a></h3><ul><li>Level 5</li><li>2 posts</li></ul></aside>`+
+				`<div class="ipsComment_content ipsType_medium" id="comment-%_wrap"><div class="ipsComment_meta"><a href="/topic/?comment=%">Posted March %, 2024</a></div>`+
+				`<div class="cPost_contentWrap"><p>I don't like this new look, post %; the previous interface was more functional, and at the same time very friendly to its users.</p></div></div></article>`) +
+			`</form></div><div class="ipsBox"><h2>Create an account or sign in to comment</h2><p>You need to be a member in order to leave a comment</p></div></div></main>`,
+		with:    []string{"new look, post 1", "new look, post 2", "new look, post 3"},
+		without: []string{"Level 5"},
+	}, {
+		// lobste.rs: a story is a link, its comments are the thread.
+		name: "link aggregator's comment thread",
+		html: `<div class="story"><a href="https://blog.example.org/goals">Rust Project goals</a> <a href="/domain/blog.example.org">blog.example.org</a></div><ol class="comments">` +
+			textFeedItems(3, `<li class="comments_subtree"><div class="comment"><div class="details"><a href="/~user%">user%</a> 1 year ago</div>`+
+				`<div class="comment_text"><p>Comment %: very interested and curious about the ergonomic reference counting, as I clone a lot.</p></div></div></li>`) + `</ol>`,
+		with: []string{"Comment 1:", "Comment 3:"},
+	}, {
+		// Blogger, WordPress (dragnet-R103, R118): a post shorter than a paragraph of
+		// prose, or mostly links, and its readers' comments: the post beside them, in a
+		// block named as one ("post hentry"), is the content; a link to the comments
+		// inside it ("comment-link") does not make it one of them.
+		name: "short post and its comments",
+		html: `<div class="blog-posts hfeed"><div class="post hentry"><h3 class="post-title">Little gifts</h3><div class="post-body entry-content">Dear all, see the <a href="/event">event</a> on <a href="/sat">Saturday</a>!<br><img src="a.jpg"></div>` +
+			`<a class="comment-link" href="#comments">2 comments</a></div></div><div class="comments" id="comments"><h4>2 comments:</h4><dl id="comments-block">` +
+			textFeedItems(2, `<dt class="comment-author">reader% said...</dt><dd class="comment-body"><p>Comment %: I would have loved to be there on Saturday, maybe at the next event, with the children.</p></dd>`) + `</dl></div>`,
+		with:    []string{"Dear all"},
+		without: []string{"Comment 1:", "Comment 2:"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

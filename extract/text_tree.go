@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +20,11 @@ type textTree struct {
 	at    map[*html.Node]int32 // index in nodes; a node absent is hidden or never text
 	body  int32                // index of <body>, or of the root when there is none
 	names map[string]textNames // textNamesOf of the class and id values read (boilerplate)
+	// posts is set on a page whose content is a thread of posts named as comments (a
+	// forum's, a link aggregator's): such names do not mark boilerplate
+	// (markBoilerplate), and the content is postsIn, the block that holds the posts.
+	posts   bool
+	postsIn int32
 }
 
 // textInfo is what textTree knows of one node. lprose is the text of headline links (a
@@ -39,7 +45,7 @@ type textInfo struct {
 }
 
 // textFlag marks nodes.
-type textFlag uint8
+type textFlag uint16
 
 const (
 	textBoiler    textFlag = 1 << iota // navigation, footer, share bar...: not main text
@@ -50,6 +56,8 @@ const (
 	textLink                           // an <a href>: all its text is link text
 	textWrite                          // holds a <textarea>: a form to write a comment or a message in
 	textField                          // holds a field to type in or choose from (textIsField)
+	textParagraph                      // a paragraph (textIsParagraph) not around a <form> (textHoldsForm)
+	textRuns                           // not a paragraph, with runs of prose of its own (textTree.runs)
 )
 
 // textTreeOf builds the textTree of a parsed document of about size nodes.
@@ -136,6 +144,9 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 		}
 		if n.Type == html.ElementNode {
 			if textIsParagraph(n) {
+				if !textHoldsForm(n) {
+					in.flags |= textParagraph
+				}
 				if textProse(in.text, in.link) {
 					in.prose = in.text - in.link
 				}
@@ -143,6 +154,7 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 				t.runs(int32(i), func(r textRun) {
 					if textProse(r.text, r.link) {
 						in.prose += max(0, r.text-r.link-r.prose) // prose in the run's elements is counted
+						in.flags |= textRuns
 					}
 				})
 			}
@@ -272,67 +284,206 @@ var textLandmark = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Foo
 // A block that holds a <main> or an <article>, or most of the page's text, is never
 // boilerplate: it is a page wrapper with an unlucky class name; unless it is a thread
 // of comments beside an article (thread).
+// A page whose prose is in blocks named as comments, twice as much as outside them,
+// with no prose before the first of them and less than an article's after it, and no
+// post beside them (postBeside), is a thread of posts: a forum's, a link aggregator's,
+// whose software names every post "comment-4711". Those blocks are then judged again
+// with their comment names read as no name at all (textTree.posts).
 func (t *textTree) markBoilerplate() {
-	total, prose := t.info[t.body].text, t.info[t.body].prose+t.info[t.body].lprose
-	var hint int32 // the end of the <article>, <main>... being read
+	m := textMarks{total: t.info[t.body].text, prose: t.info[t.body].prose + t.info[t.body].lprose}
+	var comments []int32          // the blocks of prose marked for their comment names only
+	var inComments, outside int32 // the prose in them, and in the paragraphs and runs kept outside them
+	var para int32                // the end of the paragraph last counted in outside
+	var head int32                // the end of the heading last read: a heading is no prose
+	var before int32              // outside before the first of comments
 	for i := range t.nodes {
+		in := &t.info[i]
+		kind, marked := t.mark(int32(i), &m)
+		if marked && int32(i) < para {
+			outside -= in.prose // a part of a paragraph counted
+		}
+		switch {
+		case marked && kind == textComments && textBlock[t.nodes[i].DataAtom] && in.prose >= textParagraphMin:
+			if inComments == 0 {
+				before = outside
+			}
+			comments = append(comments, int32(i))
+			inComments += in.prose
+		case in.flags&textGone != 0 || int32(i) < max(para, head):
+		case textHeadingLevel(t.nodes[i].DataAtom) > 0:
+			head = in.end
+		case in.flags&textRuns != 0:
+			outside += t.ownProse(int32(i))
+		case in.flags&textParagraph != 0:
+			outside += in.prose
+			para = in.end
+		}
+	}
+	if len(comments) == 0 || outside >= textArticleMin || inComments < 2*max(outside, textParagraphMin) || before >= textParagraphMin || t.postBeside(comments) {
+		return
+	}
+	t.posts, t.postsIn = true, comments[0]
+	for _, c := range comments { // postsIn: the block that holds them all
+		for c >= t.info[t.postsIn].end {
+			t.postsIn = t.info[t.postsIn].parent
+		}
+	}
+	for _, c := range comments {
+		t.unmark(c)
+		m.hint = 0
+		for p := t.info[c].parent; p >= 0; p = t.info[p].parent {
+			if textIsHint(t.nodes[p]) {
+				m.hint = t.info[p].end
+				break
+			}
+		}
+		for i := c; i < t.info[c].end; i++ {
+			t.mark(i, &m)
+		}
+	}
+}
+
+// ownProse returns the prose of the element at i in runs of its own, not in the
+// blocks under it.
+func (t *textTree) ownProse(i int32) int32 {
+	p := t.info[i].prose
+	for c := i + 1; c < t.info[i].end; c = t.info[c].end {
+		p -= t.info[c].prose // a child: what follows it is its sibling
+	}
+	return max(p, 0)
+}
+
+// postBeside reports whether the page marks an article beside the blocks named as
+// comments (in document order): an <article>, a <main>, or a block whose class names it
+// a post ("post hentry"), that holds none of them and is not a post of their thread (a
+// sibling of the same shape holds one: a short post, an advertisement between posts): a
+// blog's post, however short (a photograph and its caption), of which they are the
+// readers' comments. A forum's posts each hold their own block named as a comment
+// ("ipsComment_content").
+func (t *textTree) postBeside(comments []int32) bool {
+	for i := t.body; i < t.info[t.body].end; i++ {
 		n, in := t.nodes[i], &t.info[i]
-		if p := in.parent; p >= 0 && t.info[p].flags&textGone != 0 {
-			in.flags |= textGone
+		if in.flags&textGone != 0 {
+			i = in.end - 1
 			continue
 		}
-		if n.Type != html.ElementNode {
+		if n.Type != html.ElementNode || in.text == 0 || !textIsHint(n) && t.namesOf(htmlAttr(n, "class"))&namesEntry == 0 {
 			continue
 		}
-		if in.flags&textHint != 0 && textIsHint(n) {
-			hint = max(hint, in.end)
+		if !textHolds(comments, i, in.end) && !t.threadPost(n, comments) {
+			return true
 		}
-		kind := t.boilerplate(n)
-		if n.DataAtom == atom.Form && in.flags&textWrite != 0 {
-			kind = textSure // a comment or contact form: its labels, rules and notes
+	}
+	return false
+}
+
+// threadPost reports whether a sibling of n has its shape (textSameShape) and holds
+// one of comments.
+func (t *textTree) threadPost(n *html.Node, comments []int32) bool {
+	for s := n.Parent.FirstChild; s != nil; s = s.NextSibling {
+		if j, ok := t.at[s]; ok && s != n && s.Type == html.ElementNode && textSameShape(n, s) && textHolds(comments, j, t.info[j].end) {
+			return true
 		}
-		if in.flags&textField != 0 && in.text <= textFieldMax && textBlock[n.DataAtom] && t.fieldBox(int32(i)) {
-			kind = textSure // a box to sign up, search or copy a link from: its labels
-		}
-		// A block's prose here counts the headlines of its links: a list of news whose
-		// titles are all the page has, named "widget-latest-news", is not boilerplate.
-		bprose := in.prose + in.lprose
-		switch kind {
-		case textContent:
-			continue
-		case textMaybe:
-			// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
-			// be a wrapper of the article: a block with prose in it stays (not a box
-			// about the author, whose biography is prose: textTree.author), and so does
-			// one holding half of the page's prose ("box article modal-enabled").
-			keep := int32(textProseKeep)
-			if n.DataAtom == atom.Header {
-				keep = textLeadKeep
-				if int32(i) < hint {
-					// The header of the article: its headline and standfirst.
-					keep = textArticleLeadKeep
-				}
+	}
+	return false
+}
+
+// textHolds reports whether one of the indices sorted in is in [from, to).
+func textHolds(in []int32, from, to int32) bool {
+	k, _ := slices.BinarySearch(in, from)
+	return k < len(in) && in[k] < to
+}
+
+// textSameShape reports whether the elements a and b have one shape: the same tag and
+// the same first class, as the posts of a thread or the items of a list have.
+func textSameShape(a, b *html.Node) bool {
+	if a.DataAtom != b.DataAtom || a.Data != b.Data {
+		return false
+	}
+	ca, _, _ := strings.Cut(strings.TrimSpace(htmlAttr(a, "class")), " ")
+	cb, _, _ := strings.Cut(strings.TrimSpace(htmlAttr(b, "class")), " ")
+	return ca == cb
+}
+
+// textMarks is what markBoilerplate reads a node with: the page's text and prose, in
+// characters, and the end of the <article>, <main>... being read.
+type textMarks struct{ total, prose, hint int32 }
+
+// mark judges the node at i, whose ancestors have been, and marks it when it is
+// boilerplate; kind is what its name says it is.
+func (t *textTree) mark(i int32, m *textMarks) (kind textKind, marked bool) {
+	n, in := t.nodes[i], &t.info[i]
+	if p := in.parent; p >= 0 && t.info[p].flags&textGone != 0 {
+		in.flags |= textGone
+		return textContent, false
+	}
+	if n.Type != html.ElementNode {
+		return textContent, false
+	}
+	if in.flags&textHint != 0 && textIsHint(n) {
+		m.hint = max(m.hint, in.end)
+	}
+	kind = t.boilerplate(n)
+	if n.DataAtom == atom.Form && in.flags&textWrite != 0 {
+		kind = textSure // a comment or contact form: its labels, rules and notes
+	}
+	if in.flags&textField != 0 && in.text <= textFieldMax && textBlock[n.DataAtom] && t.fieldBox(i) {
+		kind = textSure // a box to sign up, search or copy a link from: its labels
+	}
+	// A block's prose here counts the headlines of its links: a list of news whose
+	// titles are all the page has, named "widget-latest-news", is not boilerplate.
+	bprose := in.prose + in.lprose
+	switch kind {
+	case textContent:
+		return kind, false
+	case textMaybe:
+		// A name such as "sticky-sidebar-relative" or "entry-content-read-more" may
+		// be a wrapper of the article: a block with prose in it stays (not a box
+		// about the author, whose biography is prose: textTree.author), and so does
+		// one holding half of the page's prose ("box article modal-enabled").
+		keep := int32(textProseKeep)
+		if n.DataAtom == atom.Header {
+			keep = textLeadKeep
+			if i < m.hint {
+				// The header of the article: its headline and standfirst.
+				keep = textArticleLeadKeep
 			}
-			if bprose >= keep && in.link*3 < in.text && (in.text > textAuthorMax || !t.author(n)) || bprose*2 > prose {
-				continue
-			}
 		}
-		if in.flags&textHint != 0 && bprose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > total*6/10 && !t.thread(n, kind, prose-bprose) {
-			continue
+		if bprose >= keep && in.link*3 < in.text && (in.text > textAuthorMax || !t.author(n)) || bprose*2 > m.prose {
+			return kind, false
 		}
-		in.flags |= textBoiler | textGone
-		link := in.link
-		for p := in.parent; p >= 0; p = t.info[p].parent {
-			if t.info[p].flags&textLink != 0 {
-				link = in.text // inside a link, all of the block's text was link text
-			}
-			t.info[p].text -= in.text
-			t.info[p].link -= link
-			t.info[p].commas -= in.commas
-			t.info[p].heads -= in.heads
-			t.info[p].prose -= in.prose
-			t.info[p].lprose -= in.lprose
+	}
+	if in.flags&textHint != 0 && bprose >= textProseKeep && !textLandmark[n.DataAtom] || in.text > m.total*6/10 && !t.thread(n, kind, m.prose-bprose) {
+		return kind, false
+	}
+	in.flags |= textBoiler | textGone
+	t.count(i, -1)
+	return kind, true
+}
+
+// unmark takes back the marks of the block at i and of the nodes under it, and its
+// text into its ancestors' counts.
+func (t *textTree) unmark(i int32) {
+	for j := i; j < t.info[i].end; j++ {
+		t.info[j].flags &^= textBoiler | textGone
+	}
+	t.count(i, 1)
+}
+
+// count adds the counts of the block at i, times sign, to its ancestors'.
+func (t *textTree) count(i, sign int32) {
+	in := &t.info[i]
+	link := in.link
+	for p := in.parent; p >= 0; p = t.info[p].parent {
+		if t.info[p].flags&textLink != 0 {
+			link = in.text // inside a link, all of the block's text was link text
 		}
+		t.info[p].text += sign * in.text
+		t.info[p].link += sign * link
+		t.info[p].commas += sign * in.commas
+		t.info[p].heads += sign * in.heads
+		t.info[p].prose += sign * in.prose
+		t.info[p].lprose += sign * in.lprose
 	}
 }
 
@@ -342,7 +493,7 @@ func (t *textTree) markBoilerplate() {
 // it, and its class does not name it a post (a post filed under a term
 // "internet-estallido-comentarios").
 func (t *textTree) thread(n *html.Node, kind textKind, outside int32) bool {
-	return kind == textSure && outside >= textArticleMin && t.namesOf(htmlAttr(n, "class"))&namesContent == 0
+	return (kind == textSure || kind == textComments) && outside >= textArticleMin && t.namesOf(htmlAttr(n, "class"))&namesContent == 0
 }
 
 // author reports whether the block element n is named as a box about the author (its
@@ -390,6 +541,18 @@ func (t *textTree) runs(i int32, fn func(textRun)) {
 	if r.text > 0 {
 		fn(r)
 	}
+}
+
+// textHoldsForm reports whether a child of n is a <form>, which textIsParagraph
+// reads as inline: the posts of a forum's thread, inside the form to quote them from,
+// are no one paragraph.
+func textHoldsForm(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Form {
+			return true
+		}
+	}
+	return false
 }
 
 // textHoldsBlock reports whether a child of n is a block element: a link around a
@@ -593,9 +756,10 @@ func textHasClass(n *html.Node, class string) bool {
 type textKind int
 
 const (
-	textContent textKind = iota // nothing says it is boilerplate
-	textMaybe                   // a class or id word that usually marks boilerplate
-	textSure                    // navigation, header, footer, sidebar, comments, banners
+	textContent  textKind = iota // nothing says it is boilerplate
+	textMaybe                    // a class or id word that usually marks boilerplate
+	textSure                     // navigation, header, footer, sidebar, banners
+	textComments                 // readers' comments by a class or id (textCommentWord): sure unless textTree.posts
 )
 
 // textBoilerplate says whether an element is, by its name, role, class or id, a part
@@ -638,12 +802,26 @@ func textBoilerplate(n *html.Node) textKind {
 func (t *textTree) boilerplate(n *html.Node) textKind {
 	switch n.DataAtom {
 	case atom.Nav, atom.Footer, atom.Header, atom.Noscript, atom.Aside, atom.Form:
-		return textBoilerplate(n)
+		return t.posted(n, textBoilerplate(n))
 	}
 	if htmlAttr(n, "role") != "" {
-		return textBoilerplate(n)
+		return t.posted(n, textBoilerplate(n))
 	}
-	return t.namesOf(htmlAttr(n, "class")).or(t.namesOf(htmlAttr(n, "id"))).kind()
+	return t.posted(n, t.nameOf(n).kind())
+}
+
+// posted returns the kind k of n, unless n is named as comments in a thread of posts
+// (textTree.posts): then what its other names say.
+func (t *textTree) posted(n *html.Node, k textKind) textKind {
+	if k == textComments && t.posts {
+		return (t.nameOf(n) &^ namesComment).kind()
+	}
+	return k
+}
+
+// nameOf is what n's class and id values say of it.
+func (t *textTree) nameOf(n *html.Node) textNames {
+	return t.namesOf(htmlAttr(n, "class")).or(t.namesOf(htmlAttr(n, "id")))
 }
 
 // namesOf is textNamesOf, kept in t.names.
@@ -666,12 +844,13 @@ func (t *textTree) namesOf(v string) textNames {
 type textNames uint8
 
 const (
-	namesSure    textNames = 1 << iota // a textSureNames or textSurePrefixes word, or a textCommentWord
+	namesSure    textNames = 1 << iota // a textSureNames or textSurePrefixes word
 	namesMaybe                         // a textMaybeNames word
 	namesContent                       // a textContentWords word
 	namesWeak                          // a textWeakWords or textWeakPrefixes word
 	namesEntry                         // a class that is a textEntryClasses name
 	namesAuthor                        // a word naming the author's box (textAuthorWord)
+	namesComment                       // a word naming readers' comments (textCommentWord)
 )
 
 func (f textNames) or(g textNames) textNames { return f | g }
@@ -683,6 +862,8 @@ func (f textNames) kind() textKind {
 	switch {
 	case f&namesSure != 0:
 		return textSure
+	case f&namesComment != 0:
+		return textComments
 	case f&namesEntry != 0:
 		return textContent
 	case f&namesMaybe != 0:
@@ -734,7 +915,7 @@ func textTokenNames(names string) textNames {
 			}
 		}
 		if textCommentWord(w) {
-			f |= namesSure
+			f |= namesComment
 		}
 		if textAuthorWord(w) {
 			f |= namesMaybe | namesAuthor

@@ -67,7 +67,8 @@ type textWalker struct {
 	headParent *html.Node
 	headPruned bool
 	// ended is set where the comments on the article begin (textIsCommentsHeading):
-	// nothing after it is written.
+	// nothing after it is written. Never in a thread of posts (textTree.posts): there
+	// the comments are the content.
 	ended bool
 }
 
@@ -132,7 +133,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 	default:
 		return
 	}
-	if w.prose[1] > 0 && w.cell == 0 && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n) || w.commentsLine(n)) {
+	if w.prose[1] > 0 && w.cell == 0 && !w.t.posts && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n) || w.commentsLine(n)) {
 		w.ended = true
 		return
 	}
