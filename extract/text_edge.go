@@ -31,23 +31,9 @@ func (t *textTree) edgeJunk(i int32) bool {
 // content, lower case, is a byline, a call to action or a post's metadata. It reads the
 // last paragraphs' narrower calls (textTailCalls) too, so a phrase is in one list only.
 func textEdgeJunk(s string) bool {
-	if textIsByline(s) {
-		return true
-	}
-	for _, p := range textCallsToAction {
-		if textHasPhrase(s, p) {
-			return true
-		}
-	}
-	for _, p := range textPostMeta {
-		if textHasPhrase(s, p) {
-			return true
-		}
-	}
-	if textTailJunk(s) {
-		return true // the last paragraphs' narrower calls
-	}
-	return strings.HasPrefix(s, "copyright")
+	// textEdgeIndex holds textCallsToAction, textPostMeta and textTailCalls, the last
+	// paragraphs' narrower calls: s is read once for them all.
+	return textIsByline(s) || textEdgeIndex.phrase(s) || strings.HasPrefix(s, "copyright")
 }
 
 // dated reports whether the block at i may be read as a date line (textIsDateLine):
@@ -76,12 +62,7 @@ func (t *textTree) tailJunk(i int32) bool {
 
 // textTailJunk reports whether s, lower case, holds one of textTailCalls.
 func textTailJunk(s string) bool {
-	for _, p := range textTailCalls {
-		if textHasPhrase(s, p) {
-			return true
-		}
-	}
-	return false
+	return textTailIndex.phrase(s) // s read once for them all
 }
 
 // textTailCalls are phrases, lower case, of the calls to action that end an article in
