@@ -599,6 +599,24 @@ func TestTextShapes(t *testing.T) {
 			textFeedItems(2, `<dt class="comment-author">reader% said...</dt><dd class="comment-body"><p>Comment %: I would have loved to be there on Saturday, maybe at the next event, with the children.</p></dd>`) + `</dl></div>`,
 		with:    []string{"Dear all"},
 		without: []string{"Comment 1:", "Comment 2:"},
+	}, {
+		// bbPress (woodworkersguildofamerica.com's forum): "76 Replies" heads the
+		// replies, posts of the same shape as the question before it, not readers'
+		// comments on it.
+		name: "forum replies heading between posts",
+		html: `<div class="forum-thread"><div class="forum-post forum-post-original"><div class="forum-post-header"><span>Pepper Pot</span> Jun 7, 2017</div><div class="forum-post-content">` + textPara(0) + `</div></div>` +
+			`<h2 class="forum-replies-heading">76 Replies</h2>` +
+			textFeedItems(2, `<div class="forum-post forum-post-reply" id="post-%"><div class="forum-post-header"><span>Member %</span> Jun 8, 2017</div><div class="forum-post-content">`+
+				`<p>Reply %: first off, if you really are new, get any old saw and a square, and practise your cuts on scrap wood.</p></div></div>`) + `</div>`,
+		with: []string{"Paragraph A", "Reply 1:", "Reply 2:"},
+	}, {
+		// WordPress: "12 Responses" between the post and its list of comments, of
+		// another shape, ends the text.
+		name: "blog comments heading after the post",
+		html: `<div class="post hentry"><div class="entry-content">` + textArticle(3) + `</div></div><div id="comments-area"><h3 class="comments-title">12 Responses to “Little gifts”</h3><ol class="comment-list">` +
+			textFeedItems(2, `<li class="odd"><div class="says">reader% says:</div><p>Comment %: I would have loved to be there on Saturday, maybe at the next event, with the children.</p></li>`) + `</ol></div>`,
+		with:    []string{"Paragraph C"},
+		without: []string{"Comment 1:", "Comment 2:"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -394,6 +394,30 @@ func textHolds(in []int32, from, to int32) bool {
 	return k < len(in) && in[k] < to
 }
 
+// textThreadGoesOn reports whether the heading n is between two posts of one thread:
+// the elements before and after it have one shape, with a class (bbPress's
+// "forum-post forum-post-original", "76 Replies", "forum-post forum-post-reply"). A
+// blog's "12 Responses" is between its post and a list of comments of another shape.
+func textThreadGoesOn(n *html.Node) bool {
+	prev, next := textElementSibling(n, -1), textElementSibling(n, 1)
+	return prev != nil && next != nil && htmlAttr(prev, "class") != "" && textSameShape(prev, next)
+}
+
+// textElementSibling returns the element before n (dir -1) or after it (dir 1) among
+// its siblings, nil if none.
+func textElementSibling(n *html.Node, dir int) *html.Node {
+	for {
+		if dir < 0 {
+			n = n.PrevSibling
+		} else {
+			n = n.NextSibling
+		}
+		if n == nil || n.Type == html.ElementNode {
+			return n
+		}
+	}
+}
+
 // textSameShape reports whether the elements a and b have one shape: the same tag and
 // the same first class, as the posts of a thread or the items of a list have.
 func textSameShape(a, b *html.Node) bool {

@@ -342,6 +342,9 @@ func (w *textWalker) prune(n *html.Node) bool {
 // ("Comments", "12 Kommentare", "717 Responses to ...", "Leave a Reply"), or by its
 // class or id when that names comments ("<h2 id="comments">").
 func (w *textWalker) commentsStart(n *html.Node) bool {
+	if textThreadGoesOn(n) {
+		return false
+	}
 	if textNamesComments(htmlAttr(n, "id")) || textNamesComments(htmlAttr(n, "class")) {
 		return true
 	}
