@@ -617,6 +617,15 @@ func TestTextShapes(t *testing.T) {
 			textFeedItems(2, `<li class="odd"><div class="says">reader% says:</div><p>Comment %: I would have loved to be there on Saturday, maybe at the next event, with the children.</p></li>`) + `</ol></div>`,
 		with:    []string{"Paragraph C"},
 		without: []string{"Comment 1:", "Comment 2:"},
+	}, {
+		// reddit.com (Tailwind): a post's text in a block whose overflow is clipped,
+		// "overflow-hidden", is shown; a block of the class "hidden" is not.
+		name: "overflow-hidden is shown",
+		html: `<shreddit-post><h1>Laptop advice</h1><div class="mb-sm overflow-hidden px-md" slot="text-body"><div class="md"><p>Hi, all! I'm a second year college student, and after serving me through high school and last year, my laptop has finally given out.</p>` +
+			`<p>I'm looking to get a new one, but honestly, I've no idea what good parameters would be and what brand I should go for.</p></div></div><div class="hidden">Open menu</div></shreddit-post>` +
+			`<shreddit-comment-tree>` + textFeedItems(3, `<shreddit-comment><div slot="comment"><p>Reply %: get a business laptop, they are built to last, and parts are easy to find for years after.</p></div></shreddit-comment>`) + `</shreddit-comment-tree>`,
+		with:    []string{"my laptop has finally given out", "what brand I should go for"},
+		without: []string{"Open menu"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -908,7 +908,9 @@ func textNamesOf(v string) textNames {
 		if textEntryClasses[c] {
 			f |= namesEntry
 		}
-		if textIsTermClass(c) {
+		if textIsTermClass(c) || strings.HasPrefix(c, "overflow") {
+			// Not what the block is: a term it was filed under, or how its overflow
+			// is clipped ("overflow-hidden", Tailwind's and Bootstrap's).
 			continue
 		}
 		f |= textTokenNames(c)
