@@ -164,6 +164,20 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Obama admits more\nParagraph D"},
 		without: []string{"biggest frustration"},
 	}, {
+		// A headline set in a <div> or a <p>, not a heading (Xinhua, a news site of 2008),
+		// goes as an <h1> does when it opens the text and repeats the title; a short first
+		// paragraph that shares only some of its words stays.
+		name:    "headline in a div repeating the title",
+		title:   "Polish Parliament Confirms Government of New Prime Minister_English_Xinhua",
+		html:    `<div class="story"><div class="hl">Polish Parliament Confirms Government of New Prime Minister</div>` + textArticle(3) + `</div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"Polish Parliament"},
+	}, {
+		name:  "first paragraph sharing words with the title",
+		title: "Obama wins Iowa - Example News",
+		html:  `<div class="story"><p>Obama wins Iowa caucuses by a wide margin over Clinton.</p>` + textArticle(3) + `</div>`,
+		with:  []string{"Obama wins Iowa caucuses", "Paragraph C"},
+	}, {
 		// The edges of an article: the picture over it, a byline and a date line before
 		// the first paragraph of prose, calls to action after the last, go; the same
 		// between paragraphs stay, and so does a word that only holds a phrase

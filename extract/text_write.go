@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -243,8 +244,14 @@ func (w *textWalker) writeNode(n *html.Node) {
 		}
 	}
 	if textBlock[n.DataAtom] {
+		// A block that opens the plain text on one line and repeats the title is a
+		// headline set in a <div> or a <p>: it goes as a heading that does (titleEnd).
+		first := len(w.out.b) == 0 && !md && w.cell == 0 && w.titleEnd == 0
 		w.block(2)
 		w.children(n)
+		if first && len(w.out.b) > 0 && len(w.out.b) <= 300 && bytes.IndexByte(w.out.b, '\n') < 0 && textRepeatsTitle(string(w.out.b), w.title) {
+			w.titleEnd = len(w.out.b)
+		}
 		w.block(2)
 	} else {
 		w.children(n)
