@@ -640,6 +640,16 @@ func TestTextShapes(t *testing.T) {
 			`<shreddit-comment-tree>` + textFeedItems(3, `<shreddit-comment><div slot="comment"><p>Reply %: get a business laptop, they are built to last, and parts are easy to find for years after.</p></div></shreddit-comment>`) + `</shreddit-comment-tree>`,
 		with:    []string{"my laptop has finally given out", "what brand I should go for"},
 		without: []string{"Open menu"},
+	}, {
+		// XenForo: a quote of an earlier post ends in an <a role="button"> that links
+		// nowhere, the control that expands it; a link with the role of a button stays.
+		name: "button that links nowhere",
+		html: `<article class="message-body">` + textPara(0) + `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">pnomes said:</div>` +
+			`<div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">That's amazing! Congrats on the interview, and good luck with it next month!</div>` +
+			`<div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div></div></blockquote>` + textPara(1) +
+			`<p>Read on in <a role="button" href="/guide/part-2">the next part of the guide</a>, where the joints are cut and glued together.</p></article>`,
+		with:    []string{"pnomes said:", "That's amazing!", "Paragraph B", "the next part of the guide"},
+		without: []string{"Click to expand"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -651,7 +651,7 @@ func textIsHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "role":
-			if textControlRoles[strings.ToLower(strings.TrimSpace(a.Val))] && n.DataAtom != atom.A {
+			if textControlRoles[strings.ToLower(strings.TrimSpace(a.Val))] && (n.DataAtom != atom.A || htmlAttr(n, "href") == "") {
 				return true
 			}
 		case "hidden":
@@ -699,7 +699,8 @@ func textStreamedBoundary(n *html.Node) bool {
 // text to read, as a <button>'s or an <input>'s (textSkip): a video player's buttons,
 // slider and timer ("Play", "Loaded: 0%", "Fullscreen"), a menu's items, a tooltip. A
 // link with such a role stays a link: "Next" to the next part of a guide, an
-// accordion's heading.
+// accordion's heading; an <a> that links nowhere is the control (XenForo's "Click to
+// expand..." under a quote).
 var textControlRoles = map[string]bool{
 	"button": true, "checkbox": true, "combobox": true, "listbox": true, "menuitem": true,
 	"option": true, "progressbar": true, "radio": true, "scrollbar": true, "searchbox": true,
