@@ -1216,34 +1216,29 @@ const (
 
 // edgeJunk is w.t.edgeJunk, read once a page when both formats are written.
 func (w *textWalker) edgeJunk(i int32) bool {
-	if w.memo == nil {
-		return w.t.edgeJunk(i)
-	}
-	if m := w.memo[i]; m&memoEdgeRead != 0 {
-		return m&memoEdgeJunk != 0
-	}
-	junk := w.t.edgeJunk(i)
-	w.memo[i] |= memoEdgeRead
-	if junk {
-		w.memo[i] |= memoEdgeJunk
-	}
-	return junk
+	return w.memoized(i, memoEdgeRead, memoEdgeJunk, w.t.edgeJunk)
 }
 
 // tailJunk is w.t.tailJunk, read once a page when both formats are written.
 func (w *textWalker) tailJunk(i int32) bool {
+	return w.memoized(i, memoTailRead, memoTailJunk, w.t.tailJunk)
+}
+
+// memoized returns f(i), from w.memo when a write before this one read it (the read bit
+// set, the answer in yes), and notes it there for the next.
+func (w *textWalker) memoized(i int32, read, yes textMemo, f func(int32) bool) bool {
 	if w.memo == nil {
-		return w.t.tailJunk(i)
+		return f(i)
 	}
-	if m := w.memo[i]; m&memoTailRead != 0 {
-		return m&memoTailJunk != 0
+	if m := w.memo[i]; m&read != 0 {
+		return m&yes != 0
 	}
-	junk := w.t.tailJunk(i)
-	w.memo[i] |= memoTailRead
-	if junk {
-		w.memo[i] |= memoTailJunk
+	v := f(i)
+	w.memo[i] |= read
+	if v {
+		w.memo[i] |= yes
 	}
-	return junk
+	return v
 }
 
 // textEdge is a block of the output that may be dropped at an edge of the content.
