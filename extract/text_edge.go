@@ -85,24 +85,6 @@ var textTailCalls = []string{
 	"riproduzione riservata", "wszelkie prawa zastrzeżone",
 }
 
-// textHasPhrase reports whether s holds the phrase p as words: not "anzeige" in
-// "Bild anzeigen".
-func textHasPhrase(s, p string) bool {
-	for k := 0; ; {
-		at := strings.Index(s[k:], p)
-		if at < 0 {
-			return false
-		}
-		at += k
-		before, _ := utf8.DecodeLastRuneInString(s[:at])
-		after, _ := utf8.DecodeRuneInString(s[at+len(p):])
-		if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
-			return true
-		}
-		k = at + 1
-	}
-}
-
 // textCallsToAction are phrases, lower case, of the calls to action that open or close
 // an article: to share it, rate it, comment on it, subscribe, read more.
 var textCallsToAction = []string{

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestTextIndex checks textSubstrings.in against strings.Contains.
@@ -19,6 +21,25 @@ func TestTextIndex(t *testing.T) {
 				t.Errorf("textIndex(%q).in(%q) = %v, want %v", list, s, got, want)
 			}
 		}
+	}
+}
+
+// textHasPhrase reports whether s holds the phrase p as words (not "anzeige" in
+// "Bild anzeigen"), one strings.Index at a time: the reference textSubstrings.phrase
+// is checked against.
+func textHasPhrase(s, p string) bool {
+	for k := 0; ; {
+		at := strings.Index(s[k:], p)
+		if at < 0 {
+			return false
+		}
+		at += k
+		before, _ := utf8.DecodeLastRuneInString(s[:at])
+		after, _ := utf8.DecodeRuneInString(s[at+len(p):])
+		if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
+			return true
+		}
+		k = at + 1
 	}
 }
 

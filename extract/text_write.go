@@ -134,7 +134,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 	default:
 		return
 	}
-	if w.prose[1] > 0 && w.cell == 0 && !w.t.posts && (textHeadingLevel(n.DataAtom) > 0 && w.commentsStart(n) || textCommentsAnchor(n) || w.commentsLine(n)) {
+	if w.prose[1] > 0 && w.cell == 0 && !w.t.posts && w.commentsBegin(n) {
 		w.ended = true
 		return
 	}
@@ -344,6 +344,19 @@ func (w *textWalker) prune(n *html.Node) bool {
 	return in.text <= textEdgeMax && textIsReadAlso(w.t.firstText(i))
 }
 
+// commentsBegin reports whether the readers' comments begin at the element n, after a
+// paragraph of prose: at their heading (commentsStart), an anchor named for them
+// (textCommentsAnchor) or a line that heads them (commentsLine).
+func (w *textWalker) commentsBegin(n *html.Node) bool {
+	switch {
+	case textHeadingLevel(n.DataAtom) > 0:
+		return w.commentsStart(n)
+	case n.DataAtom == atom.A:
+		return textCommentsAnchor(n)
+	}
+	return w.commentsLine(n)
+}
+
 // commentsStart reports whether the heading n, after a paragraph of prose, opens the
 // readers' comments that a page holds inside its content, as blogs do: by its text
 // ("Comments", "12 Kommentare", "717 Responses to ...", "Leave a Reply"), or by its
@@ -365,16 +378,12 @@ func (w *textWalker) commentsStart(n *html.Node) bool {
 // in <h2>.
 func (w *textWalker) commentsLine(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.P, atom.Div, atom.Dt:
-	case atom.B, atom.Strong:
-		if !textAloneOnLine(n) {
-			return false
-		}
+	case atom.P, atom.Div, atom.Dt, atom.B, atom.Strong:
 	default:
 		return false
 	}
 	i, ok := w.t.at[n]
-	if !ok || w.t.info[i].text > 40 || w.t.info[i].link > 0 {
+	if !ok || w.t.info[i].text > 40 || w.t.info[i].link > 0 || (n.DataAtom == atom.B || n.DataAtom == atom.Strong) && !textAloneOnLine(n) {
 		return false
 	}
 	// A sentence is not a heading ("No reply." in a story's dialogue), nor is a count of
