@@ -132,15 +132,7 @@ func scoreShingles(t *testing.T, name string, pages []Page, groups ...string) {
 // TestBenchmarkSet scores our text on the article extraction benchmark, in
 // $POLITECRAWL_TEXTEVAL_AEB (a checkout of scrapinghub/article-extraction-benchmark).
 func TestBenchmarkSet(t *testing.T) {
-	dir := os.Getenv("POLITECRAWL_TEXTEVAL_AEB")
-	if dir == "" {
-		t.Skip("POLITECRAWL_TEXTEVAL_AEB not set")
-	}
-	pages, err := LoadBenchmark(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scoreShingles(t, "benchmark", pages)
+	scoreDir(t, "POLITECRAWL_TEXTEVAL_AEB", LoadBenchmark, "benchmark")
 }
 
 // TestReadabilitySet scores our text against Readability.js's expected output on its
@@ -148,15 +140,7 @@ func TestBenchmarkSet(t *testing.T) {
 // benchmark's shingle metric: a measure of agreement with Readability.js more than a
 // truth, which weighs boilerplate kept.
 func TestReadabilitySet(t *testing.T) {
-	dir := os.Getenv("POLITECRAWL_TEXTEVAL_RDB")
-	if dir == "" {
-		t.Skip("POLITECRAWL_TEXTEVAL_RDB not set")
-	}
-	pages, err := LoadReadability(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scoreShingles(t, "readability test pages", pages)
+	scoreDir(t, "POLITECRAWL_TEXTEVAL_RDB", LoadReadability, "readability test pages")
 }
 
 // TestNewsSet scores our text on the news set built by newsset.sh in
@@ -165,15 +149,7 @@ func TestReadabilitySet(t *testing.T) {
 // set and for each of its two sources; and Readability.js's text on the same pages when
 // $POLITECRAWL_TEXTEVAL_REFERENCE names its output.
 func TestNewsSet(t *testing.T) {
-	dir := os.Getenv("POLITECRAWL_TEXTEVAL_NEWS")
-	if dir == "" {
-		t.Skip("POLITECRAWL_TEXTEVAL_NEWS not set")
-	}
-	pages, err := LoadNews(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scoreShingles(t, "news set", pages, "gn1-", "dragnet-")
+	scoreDir(t, "POLITECRAWL_TEXTEVAL_NEWS", LoadNews, "news set", "gn1-", "dragnet-")
 }
 
 // TestModernSet scores our text on the modern set built by modernset.sh in
@@ -181,15 +157,7 @@ func TestNewsSet(t *testing.T) {
 // their annotators labelled), with the benchmark's shingle metric; and Readability.js's
 // text on the same pages when $POLITECRAWL_TEXTEVAL_REFERENCE names its output.
 func TestModernSet(t *testing.T) {
-	dir := os.Getenv("POLITECRAWL_TEXTEVAL_MODERN")
-	if dir == "" {
-		t.Skip("POLITECRAWL_TEXTEVAL_MODERN not set")
-	}
-	pages, err := LoadModern(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scoreShingles(t, "modern set", pages)
+	scoreDir(t, "POLITECRAWL_TEXTEVAL_MODERN", LoadModern, "modern set")
 }
 
 // TestWCXBSet scores our text on the WCXB set built by wcxbset.sh in
@@ -199,14 +167,20 @@ func TestModernSet(t *testing.T) {
 // when $POLITECRAWL_TEXTEVAL_REFERENCE names its output. Its article pages are the
 // held-back benchmark's kind.
 func TestWCXBSet(t *testing.T) {
-	dir := os.Getenv("POLITECRAWL_TEXTEVAL_WCXB")
+	scoreDir(t, "POLITECRAWL_TEXTEVAL_WCXB", LoadWCXB, "wcxb set", "wcxb-article-", "wcxb-collection-", "wcxb-documentation-",
+		"wcxb-forum-", "wcxb-listing-", "wcxb-product-", "wcxb-service-")
+}
+
+// scoreDir scores with scoreShingles, as name, the pages load reads from the directory
+// the environment variable env names; the test is skipped when it names none.
+func scoreDir(t *testing.T, env string, load func(dir string) ([]Page, error), name string, groups ...string) {
+	dir := os.Getenv(env)
 	if dir == "" {
-		t.Skip("POLITECRAWL_TEXTEVAL_WCXB not set")
+		t.Skip(env + " not set")
 	}
-	pages, err := LoadWCXB(dir)
+	pages, err := load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scoreShingles(t, "wcxb set", pages, "wcxb-article-", "wcxb-collection-", "wcxb-documentation-",
-		"wcxb-forum-", "wcxb-listing-", "wcxb-product-", "wcxb-service-")
+	scoreShingles(t, name, pages, groups...)
 }
