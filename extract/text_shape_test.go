@@ -173,6 +173,29 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph C"},
 		without: []string{"Polish Parliament"},
 	}, {
+		// userpilot.com, cedardb.com (2025): the date and the section's name are
+		// written above the headline, inside the article's block; the headline goes all
+		// the same (the date line, an edge, goes by its own rule). A heading that
+		// repeats the title after a paragraph of prose, or under more than a few short
+		// lines, stays.
+		name:  "headline under a date line repeating the title",
+		title: "Future-Proof Your SaaS: 15 Top Data Analytics Trends for 2025 and Beyond",
+		html: `<div class="post"><div class="date-published">October 26, 2025</div><div class="category"><a href="/blog/category/ux-analytics/">UX Analytics</a></div>` +
+			`<div class="title"><h1>Future-Proof Your SaaS: 15 Top Data Analytics Trends for 2025 and Beyond</h1></div>` + textArticle(3) + `</div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"Future-Proof"},
+	}, {
+		name:  "heading repeating the title after prose",
+		title: "Data Analytics Trends for 2025",
+		html:  `<div class="post">` + textArticle(2) + `<h2>Data Analytics Trends for 2025</h2>` + textArticle(2) + `</div>`,
+		with:  []string{"its end.\nData Analytics Trends for 2025\nParagraph A"},
+	}, {
+		name:  "heading repeating the title under a box of lines",
+		title: "Data Analytics Trends for 2025",
+		html: `<div class="post"><ul><li>Our trends report for the year, with all of its chapters</li><li>Our trends report for the year before it, with its chapters</li><li>Our trends report for the years before those two</li></ul>` +
+			`<h1>Data Analytics Trends for 2025</h1>` + textArticle(3) + `</div>`,
+		with: []string{"Data Analytics Trends for 2025\nParagraph A"},
+	}, {
 		name:  "first paragraph sharing words with the title",
 		title: "Obama wins Iowa - Example News",
 		html:  `<div class="story"><p>Obama wins Iowa caucuses by a wide margin over Clinton.</p>` + textArticle(3) + `</div>`,

@@ -36,9 +36,12 @@ type textWalker struct {
 	stop  int32      // the index in the tree where the text ends, 0 if none (textPick)
 	// title is the page's <title>: a heading that repeats it does not open the plain
 	// text (Page.Title holds it) unless it is all the text; a Markdown document keeps
-	// it as its heading. titleEnd is where such a heading ends in the output, 0 if none.
-	title    string
-	titleEnd int
+	// it as its heading. titleHead is where such a heading begins and ends in the output
+	// (0, 0 if none): the first that comes before any prose, when all that was written
+	// before it, if anything, is what opens an article above its headline (a date, a
+	// section's name, a breadcrumb).
+	title     string
+	titleHead [2]int
 	// edges are the spans of the output of blocks that are dropped when they come
 	// before the first paragraph of prose or after the last and are junk (edgeKind):
 	// prose[0] is where the first begins, prose[1] where the last ends (0, 0 if none).
@@ -178,7 +181,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 			return
 		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		title := len(w.out.b) == 0 && !md && w.cell == 0 && textRepeatsTitle(textOf(n, 1024), w.title)
+		title := w.titleFirst(md) && textRepeatsTitle(textOf(n, 1024), w.title)
 		w.block(2)
 		start := len(w.out.b)
 		if md && w.cell == 0 {
@@ -186,7 +189,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 		}
 		w.children(n)
 		if title {
-			w.titleEnd = len(w.out.b)
+			w.titleHead = [2]int{start, len(w.out.b)}
 		}
 		w.block(2)
 		if w.cell == 0 {
@@ -245,12 +248,13 @@ func (w *textWalker) writeNode(n *html.Node) {
 	}
 	if textBlock[n.DataAtom] {
 		// A block that opens the plain text on one line and repeats the title is a
-		// headline set in a <div> or a <p>: it goes as a heading that does (titleEnd).
-		first := len(w.out.b) == 0 && !md && w.cell == 0 && w.titleEnd == 0
+		// headline set in a <div> or a <p>: it goes as a heading that does (titleHead).
+		first := w.titleFirst(md)
 		w.block(2)
+		start := len(w.out.b)
 		w.children(n)
-		if first && len(w.out.b) > 0 && len(w.out.b) <= 300 && bytes.IndexByte(w.out.b, '\n') < 0 && textRepeatsTitle(string(w.out.b), w.title) {
-			w.titleEnd = len(w.out.b)
+		if line := bytes.TrimLeft(w.out.b[start:], "\n"); first && len(line) > 0 && len(line) <= 300 && bytes.IndexByte(line, '\n') < 0 && textRepeatsTitle(string(line), w.title) {
+			w.titleHead = [2]int{start, len(w.out.b)}
 		}
 		w.block(2)
 	} else {
@@ -1089,12 +1093,27 @@ func textWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
+// titleFirst reports whether a block written next may be the headline that repeats the
+// title (titleHead): in plain text, outside a table's row, before any prose, and with at
+// most what opens an article above its headline written before it: three short lines
+// (a date, a section's name, a breadcrumb; "December 17, 2025 • 8 minutes").
+func (w *textWalker) titleFirst(md bool) bool {
+	if md || w.cell > 0 || w.titleHead[1] > 0 || w.prose[1] > 0 {
+		return false
+	}
+	b := w.out.b
+	return len(b) <= textTitleAbove && bytes.Count(b, []byte{'\n'}) <= 3
+}
+
+// textTitleAbove is the most, in bytes, written above a headline that goes (titleFirst).
+const textTitleAbove = 160
+
 // truncate takes back what was written after the first n bytes, and what was noted of
 // it.
 func (w *textWalker) truncate(n int) {
 	w.out.truncate(n)
-	if n < w.titleEnd {
-		w.titleEnd = 0
+	if n < w.titleHead[1] {
+		w.titleHead = [2]int{}
 	}
 	for len(w.edges) > 0 && w.edges[len(w.edges)-1].end > n {
 		w.edges = w.edges[:len(w.edges)-1]
@@ -1117,8 +1136,8 @@ func (w *textWalker) truncate(n int) {
 func (w *textWalker) text() string {
 	b := w.out.b
 	var cuts [][2]int
-	if e := w.titleEnd; e > 0 && e < len(b) && strings.TrimSpace(string(b[e:])) != "" {
-		cuts = append(cuts, [2]int{0, e})
+	if h := w.titleHead; h[1] > 0 && h[1] < len(b) && strings.TrimSpace(string(b[h[1]:])) != "" {
+		cuts = append(cuts, h)
 	}
 	// The last paragraphs, when they are calls to action, are an edge too.
 	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && w.prose[1] == w.proses[k-1].end; k-- {
