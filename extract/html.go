@@ -432,13 +432,26 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // nodes, p.Title being set. With cut, the tree is that of the body's beginning, and p is
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
-	c, open := textChoose(root, size, opts.TextFormat == TextMarkdown)
+	md := opts.TextFormat == TextMarkdown
+	c, open := textChoose(root, size, md, false)
 	if cut && open {
 		return
 	}
 	// The plain text is wanted in any format, for SimHash and the languages; Markdown
 	// is written from the same tree and the same blocks.
 	plain := c.write(base, p.Title, opts.MaxTextBytes, false)
+	if plain == "" && c.t.unshown {
+		// All the page's text waits for a script to show it (textUnshown): it is read
+		// as its readers see it once shown, when it holds prose (a cart's or a gate's
+		// hidden lines are not the content of a page that has none).
+		shown, open := textChoose(root, size, md, true)
+		if cut && open {
+			return
+		}
+		if text, prose := shown.writeProse(base, p.Title, opts.MaxTextBytes, false); prose {
+			c, plain = shown, text
+		}
+	}
 	p.Text = plain
 	if opts.TextFormat == TextMarkdown {
 		p.Text = c.write(base, p.Title, opts.MaxTextBytes, true)

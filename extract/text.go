@@ -49,8 +49,9 @@ type textChosen struct {
 // body's beginning (htmlTree cut at its strip limit), whether it may go on after it,
 // rather than ending before the comments that were cut. With twice, c is to be written
 // in both formats: the second write reuses what the first read of the blocks' words.
-func textChoose(doc *html.Node, size int, twice bool) (c *textChosen, open bool) {
-	t := textTreeOf(doc, size)
+// With unshown, what is not shown until a script shows it is read (textTreeOf).
+func textChoose(doc *html.Node, size int, twice, unshown bool) (c *textChosen, open bool) {
+	t := textTreeOf(doc, size, unshown)
 	picked, stop := t.textPick()
 	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
 		open = stop == 0 && t.info[picked[k-1]].end > last && t.info[last].flags&textGone == 0
@@ -70,6 +71,12 @@ func textChoose(doc *html.Node, size int, twice bool) (c *textChosen, open bool)
 // page's title (Page.Title holds it) is left out, unless nothing follows. It may be
 // called once for each format: it leaves c as it was.
 func (c *textChosen) write(base *canonParts, title string, max int, md bool) string {
+	text, _ := c.writeProse(base, title, max, md)
+	return text
+}
+
+// writeProse is write, and reports whether the text holds a paragraph of prose.
+func (c *textChosen) writeProse(base *canonParts, title string, max int, md bool) (text string, prose bool) {
 	t := c.t
 	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop}
 	for _, i := range c.picked {
@@ -77,7 +84,7 @@ func (c *textChosen) write(base *canonParts, title string, max int, md bool) str
 		w.root, w.rootText, w.rootProse, w.rootCaptions = i, t.info[i].text, t.info[i].prose+t.info[i].lprose, -1
 		w.write(t.nodes[i])
 	}
-	return w.text()
+	return w.text(), w.prose[1] > 0
 }
 
 // textStyleHidden reports whether an inline style says display:none or

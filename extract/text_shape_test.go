@@ -235,6 +235,29 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph D"},
 		without: []string{"Loading paragraph", "session has expired"},
 	}, {
+		// geeksforgeeks.org (2025): the whole page is in a <div style="visibility:hidden">
+		// that its script shows once its styles are in, against a flash of unstyled
+		// content: with nothing else to read, what it holds is read as its readers see
+		// it. The menu it hides stays out as any menu does.
+		name: "page hidden until its script shows it",
+		html: `<div id="__next"><div style="visibility:hidden;background-color:white"><nav><a href="/">Home</a> <a href="/ml">Machine Learning</a></nav>` +
+			`<div class="article"><h1>Machine Learning Tutorial</h1>` + textArticle(3) + `</div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"Home"},
+	}, {
+		// A page with text of its own: what it hides stays hidden (a dialog asking to
+		// sign in, a second language's copy).
+		name:    "hidden block beside a shown article",
+		html:    `<div class="article">` + textArticle(3) + `</div><div style="display: none"><p>Your session has expired, please sign in again to go on with what you were doing there.</p></div>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"session has expired"},
+	}, {
+		// A shop's page whose only text is what its cart drawer hides (its products come
+		// from a script): no prose, so no text, rather than the drawer's lines.
+		name:    "hidden cart on a page without text",
+		html:    `<div id="app"></div><div class="cart-drawer" style="display:none">` + textFeedItems(8, `<div class="item"><a href="/p/%">Ridge Wallet %</a><span>$76</span><span>Style</span></div>`) + `</div>`,
+		without: []string{"Ridge Wallet", "$76"},
+	}, {
 		// A layout table (an AP story on a station's site, 2007): the cell that holds
 		// the story's paragraphs is no paragraph itself, so the copyright line and the
 		// date line at its edges are the edges of the content.

@@ -25,6 +25,10 @@ type textTree struct {
 	// (markBoilerplate), and the content is postsIn, the block that holds the posts.
 	posts   bool
 	postsIn int32
+	// unshown is set when an element of text was left out as not shown until a script
+	// shows it (textUnshown): a page whose text is all such is read again with them
+	// (htmlText).
+	unshown bool
 }
 
 // textInfo is what textTree knows of one node. lprose is the text of headline links (a
@@ -60,8 +64,10 @@ const (
 	textRuns                           // not a paragraph, with runs of prose of its own (textTree.runs)
 )
 
-// textTreeOf builds the textTree of a parsed document of about size nodes.
-func textTreeOf(doc *html.Node, size int) *textTree {
+// textTreeOf builds the textTree of a parsed document of about size nodes. With
+// unshown, the elements that are not shown until a script shows them (textUnshown) are
+// read as shown.
+func textTreeOf(doc *html.Node, size int, unshown bool) *textTree {
 	t := &textTree{at: make(map[*html.Node]int32, size), body: -1, nodes: make([]*html.Node, 0, size), info: make([]textInfo, 0, size)}
 	type item struct {
 		n      *html.Node
@@ -99,7 +105,11 @@ func textTreeOf(doc *html.Node, size int) *textTree {
 				}
 				continue
 			}
-			if n.Namespace != "" || textSkip[n.DataAtom] && !textLandmark[n.DataAtom] || textIsHidden(n) {
+			if n.Namespace != "" || textSkip[n.DataAtom] && !textLandmark[n.DataAtom] {
+				continue
+			}
+			if v := textVisibility(n); v == textNever || v == textUnshown && !unshown {
+				t.unshown = t.unshown || v == textUnshown
 				continue
 			}
 			if n.DataAtom == atom.Body && t.body < 0 {
@@ -639,40 +649,60 @@ func textCount(s string) (chars, commas int32) {
 	return chars, commas
 }
 
-// textIsHidden reports whether an element is not shown: the hidden attribute,
-// aria-hidden="true", an inline display:none or visibility:hidden, the class "hidden"
-// (textClassHidden); or not shown as text: a control by its role (textControlRoles).
-// Never the <body> or the <html>: a page that hides its body until its scripts have run
-// (<body class="hidden">, against a flash of unstyled content) shows it to its readers.
+// textIsHidden reports whether an element is not shown (textVisibility).
 func textIsHidden(n *html.Node) bool {
+	return textVisibility(n) != textShown
+}
+
+// How an element is shown (textVisibility).
+const (
+	textShown = iota
+	// textUnshown is an element that is not shown until a script shows it: the hidden
+	// attribute, an inline display:none or visibility:hidden, the class "hidden"
+	// (textClassHidden). What it holds is left out of the text, unless it is all the
+	// page's text (textTree.unshown): a page that keeps its content hidden until its
+	// scripts have run, against a flash of unstyled content (<div
+	// style="visibility:hidden"> around all of a Next.js page) or behind a gate that a
+	// script opens, shows it to its readers.
+	textUnshown
+	// textNever is an element never read as text: aria-hidden="true", a control by its
+	// role (textControlRoles).
+	textNever
+)
+
+// textVisibility reports how an element is shown. Never the <body> or the <html> is
+// hidden: a page that hides its body until its scripts have run (<body class="hidden">)
+// shows it to its readers.
+func textVisibility(n *html.Node) int {
 	if n.DataAtom == atom.Body || n.DataAtom == atom.Html {
-		return false
+		return textShown
 	}
+	v := textShown
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "role":
 			if textControlRoles[strings.ToLower(strings.TrimSpace(a.Val))] && (n.DataAtom != atom.A || htmlAttr(n, "href") == "") {
-				return true
-			}
-		case "hidden":
-			if !textStreamedBoundary(n) {
-				return true
+				return textNever
 			}
 		case "aria-hidden":
 			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
-				return true
+				return textNever
+			}
+		case "hidden":
+			if !textStreamedBoundary(n) {
+				v = textUnshown
 			}
 		case "style":
 			if textStyleHidden(a.Val) {
-				return true
+				v = textUnshown
 			}
 		case "class":
 			if textClassHidden(a.Val) {
-				return true
+				v = textUnshown
 			}
 		}
 	}
-	return false
+	return v
 }
 
 // textStreamedBoundary reports whether n is a part of the page that React's streaming
