@@ -230,6 +230,105 @@ func textTrimTail(s string) string {
 	return s
 }
 
+// textEndAtNotice returns s cut before the first line after its last line of prose
+// (textIsProseLine) that is a notice ending an article (textIsEndNotice): the
+// publisher's copyright notice, the links to print, mail or bookmark the article. What
+// follows such a notice and is no prose is the page's, not the article's: other
+// stories' headlines and teasers, a shop's boxes, the publisher's address. A line of
+// prose after it is the article going on (a photograph's "© 2008" credit between its
+// paragraphs), and a notice with no prose before it is not the article's end.
+func textEndAtNotice(s string) string {
+	cut := -1 // where the first notice after the last line of prose begins
+	prose := false
+	for at := 0; at < len(s); {
+		end := strings.IndexByte(s[at:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += at
+		}
+		line := strings.TrimSpace(s[at:end])
+		n, _ := textCount(line)
+		switch {
+		case textIsProseLine(line, n):
+			prose, cut = true, -1
+		case cut < 0 && prose && n > 0 && n <= textEdgeMax && textIsEndNotice(strings.ToLower(line)):
+			cut = at
+		}
+		at = end + 1
+	}
+	if cut < 0 {
+		return s
+	}
+	return s[:cut]
+}
+
+// textIsProseLine reports whether line, of n characters (textCount), is a line of
+// prose: 80 characters or more ending a sentence, perhaps inside a quotation or
+// parentheses.
+func textIsProseLine(line string, n int32) bool {
+	if n < 80 {
+		return false
+	}
+	r, size := utf8.DecodeLastRuneInString(line)
+	switch r {
+	case '"', '\'', ')', '”', '’', '»':
+		r, _ = utf8.DecodeLastRuneInString(line[:len(line)-size])
+	}
+	return r == '.' || r == '!' || r == '?'
+}
+
+// textIsEndNotice reports whether s, a short line, lower case, is a notice that ends
+// an article: a copyright notice (a year with "©", "(c)" or "Copyright"; "All rights
+// reserved" in the languages of textTailCalls), or the links that print, mail or
+// bookmark it, opening the line ("Print this story", "Printer friendly page", "E-mail
+// this to a friend", "Bookmark/Search this post with:").
+func textIsEndNotice(s string) bool {
+	s = strings.TrimLeft(s, "#>*-[ \t") // a Markdown line's marks
+	for _, p := range textEndTools {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			// A word of its own: "Bookmark/Search this post", not "bookmarks.el".
+			if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
+				return true
+			}
+		}
+	}
+	if (strings.Contains(s, "©") || strings.HasPrefix(s, "(c)") || strings.HasPrefix(s, "copyright")) && textHasYear(s) {
+		return true
+	}
+	for _, p := range textRightsReserved {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// textEndTools are the openings, lower case, of the links under an article that print,
+// mail or bookmark it.
+var textEndTools = []string{"print this", "printer friendly", "printer-friendly", "e-mail this", "email this", "bookmark"}
+
+// textRightsReserved is "All rights reserved", lower case, in the languages of
+// textTailCalls.
+var textRightsReserved = []string{
+	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
+	"tutti i diritti riservati", "todos os direitos reservados", "wszelkie prawa zastrzeżone", "alle rechten voorbehouden",
+}
+
+// textHasYear reports whether s holds a year of 1900-2099 as a number of its own.
+func textHasYear(s string) bool {
+	for k := 0; k+4 <= len(s); k++ {
+		if (s[k] == '1' && s[k+1] == '9' || s[k] == '2' && s[k+1] == '0') && textIsDigit(s[k+2]) && textIsDigit(s[k+3]) &&
+			(k == 0 || !textIsDigit(s[k-1])) && (k+4 == len(s) || !textIsDigit(s[k+4])) {
+			return true
+		}
+	}
+	return false
+}
+
+// textIsDigit reports whether c is an ASCII digit.
+func textIsDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // textIsDateLine reports whether s, lower case, is a date line: a date or a time with
 // at most a few words beside it ("Associated Press - January 14, 2008 4:44 AM ET",
 // "Last Update: 1/14 7:52 pm", "Sat, 29 Dec 2007 17:50:54", "3. August 2015"). A date

@@ -49,8 +49,36 @@ func TestTextTrimTail(t *testing.T) {
 	}
 }
 
+// TestTextEndAtNotice ends a text at the notice after its last line of prose (a
+// copyright notice, the links to print, mail or bookmark the story), and keeps a
+// notice that prose follows or that no prose comes before.
+func TestTextEndAtNotice(t *testing.T) {
+	const prose = "The meeting has fuelled speculation of a possible tie-up in the run up to next year's general elections.\n"
+	for _, c := range []struct{ in, want string }{
+		// thecheers.org: the agency's notice, then its tags and other stories' titles.
+		{prose + "© 2007 ANI\nTAGS: South-Asia\nMore\nSonia Gandhi attends Army Day reception\n", prose},
+		// The Patriot Ledger: the notice, then the paper's address.
+		{prose + "Copyright 2008 The Patriot Ledger\nTransmitted Friday, January 18, 2008\nP.O. Box 699159, Quincy, MA 02269-9159\n", prose},
+		{prose + "Copyright (c) Press Association Ltd. 2008, All Rights Reserved.\nThe full article contains 407 words", prose},
+		{prose + "Print this story\nSuperstore Deals\n", prose},
+		{prose + "Bookmark/Search this post with:\ndelicious | digg | reddit\n", prose},
+		{prose + "- [E-mail this to a friend](http://example.com/mail)\n", prose},
+		// Prose after the notice: the story goes on after a photograph's credit.
+		{prose + "© 2008 Reuters\n" + prose, prose + "© 2008 Reuters\n" + prose},
+		// No prose before it; a list item that begins with a word like a tool's; a
+		// copyright without a year (a photograph's credit).
+		{"© 2007 ANI\nMore\n", "© 2007 ANI\nMore\n"},
+		{prose + "bookmarks.el\nbuilt-in\n", prose + "bookmarks.el\nbuilt-in\n"},
+		{prose + "© Getty Images\nMore stories\n", prose + "© Getty Images\nMore stories\n"},
+	} {
+		if got := textEndAtNotice(c.in); got != c.want {
+			t.Errorf("textEndAtNotice(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 // FuzzTextEdge reads any line as the edges do: the date line's reader must not fail,
-// and what textTrimTail keeps is the text's beginning.
+// and what textTrimTail and textEndAtNotice keep is the text's beginning.
 func FuzzTextEdge(f *testing.F) {
 	for _, s := range []string{
 		"Associated Press - January 14, 2008 4:44 AM ET",
@@ -58,6 +86,7 @@ func FuzzTextEdge(f *testing.F) {
 		"call 158-23-2012\n1.2.3\n12/03/2019",
 		"a\n\n\n",
 		"\xff\xfe9/9/9",
+		"The bank said so, and the Telegraph, which first had the story, said so too, on Monday.\n© 2008 UPI\nMore\n",
 	} {
 		f.Add(s)
 	}
@@ -65,6 +94,9 @@ func FuzzTextEdge(f *testing.F) {
 		textIsDateLine(s)
 		if got := textTrimTail(s); !strings.HasPrefix(s, got) {
 			t.Fatalf("textTrimTail(%q) = %q, not its beginning", s, got)
+		}
+		if got := textEndAtNotice(s); !strings.HasPrefix(s, got) {
+			t.Fatalf("textEndAtNotice(%q) = %q, not its beginning", s, got)
 		}
 	})
 }

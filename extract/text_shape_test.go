@@ -696,6 +696,22 @@ func TestTextShapes(t *testing.T) {
 			`<p>Read on in <a role="button" href="/guide/part-2">the next part of the guide</a>, where the joints are cut and glued together.</p></article>`,
 		with:    []string{"pnomes said:", "That's amazing!", "Paragraph B", "the next part of the guide"},
 		without: []string{"Click to expand"},
+	}, {
+		// thehindu.com (2008): the story's lines in a table cell end in the links that
+		// print and mail it, and the cell goes on with the paper's sections and services
+		// after them: the notice ends the text.
+		name: "print and mail links end the story",
+		html: `<table><tr><td class="story">` + textArticle(3) + `<p>Printer friendly <a href="/print.htm">page</a><br>` +
+			`Send this article to Friends by <a href="/mail.htm">E-Mail</a></p><p>Sections: ePaper, Front Page, National, Tamil Nadu, Kerala, Other States, Opinion</p>` +
+			`<p>Advts: Retail Plus, Classifieds, Jobs, Obituary, Updates, Breaking News</p></td></tr></table>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"Printer friendly", "Send this article", "Sections: ePaper", "Advts:"},
+	}, {
+		// A photograph's copyright between the story's paragraphs is not its end:
+		// prose follows it.
+		name: "copyright credit between paragraphs",
+		html: `<article>` + textArticle(2) + `<p>© 2008 Reuters</p>` + textPara(2) + `</article>`,
+		with: []string{"Paragraph A", "© 2008 Reuters", "Paragraph C"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1174,13 +1174,14 @@ func (w *textWalker) text() string {
 	return w.trimTail(strings.TrimLeft(string(out), "\n"))
 }
 
-// trimTail returns s without the junk lines that end it (textTrimTail), when the
-// content has prose before them.
+// trimTail returns s without the junk lines that end it (textTrimTail) and without
+// what follows the notice that ends the article (textEndAtNotice), when the content has
+// prose before them.
 func (w *textWalker) trimTail(s string) string {
 	if w.prose[1] == 0 {
 		return s
 	}
-	return textTrimTail(s)
+	return textTrimTail(textEndAtNotice(s))
 }
 
 // tail returns cuts with the headings that end the text after its last paragraph of
