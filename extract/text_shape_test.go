@@ -440,10 +440,31 @@ func TestTextShapes(t *testing.T) {
 		// bund.net: the picture over the article is not a <figure>, its caption credits
 		// the photograph; at the edge it goes, between paragraphs it stays.
 		name: "credited caption at the edge",
-		html: `<div class="article"><div class="image"><img src="a.jpg"><span class="caption">Das Hermelin ist im Winter gut getarnt. (mlharing / iStock.com)</span></div>` + textArticle(2) +
-			`<div class="image"><img src="b.jpg"><span class="caption">Ein Hermelin im Sommer. Foto: Jane Doe</span></div>` + textPara(2) + `</div>`,
+		html: `<div class="article"><div class="image"><img src="a.jpg"><span class="bu">Das Hermelin ist im Winter gut getarnt. (mlharing / iStock.com)</span></div>` + textArticle(2) +
+			`<div class="image"><img src="b.jpg"><span class="bu">Ein Hermelin im Sommer. Foto: Jane Doe</span></div>` + textPara(2) + `</div>`,
 		with:    []string{"Paragraph A", "Ein Hermelin im Sommer", "Paragraph C"},
 		without: []string{"gut getarnt"},
+	}, {
+		// A caption that its class names so, not a <figcaption>, goes as one does where
+		// the article has more prose besides it: a WordPress image's "wp-caption-text",
+		// a paragraph "pictureCaption" between the paragraphs. A gallery's stay.
+		name: "captions named by their class",
+		html: `<div class="entry-content">` + textArticle(2) + `<div class="wp-caption alignright"><img src="a.jpg"><p class="wp-caption-text">Former captain Rob Ramage enters court with his wife prior to being sentenced, (Mark O'Neill, Sun Media)</p></div>` +
+			textPara(2) + `<div class="pictureCaption"><img src="b.jpg">Everton's Lee Carsley jumps over his teammate to head the ball against Chelsea.</div>` + textPara(3) + `</div>`,
+		with:    []string{"Paragraph B", "Paragraph C", "Paragraph D"},
+		without: []string{"Rob Ramage", "Lee Carsley"},
+	}, {
+		// buzzfeed.com: a class that says a block has no caption ("no_caption") does
+		// not name a caption.
+		name: "a block without a caption",
+		html: `<article><div class="buzz_sub_buzz"><div class="buzz_superlist_item text_hit">` + textArticle(3) + `</div>` +
+			`<div class="buzz_superlist_item image_hit no_caption"><h2>The mother of a woman who took suspected diet pills bought online has described her daughter's death.</h2><div class="sub_buzz_content"><img src="a.jpg"></div></div>` +
+			`<div class="buzz_superlist_item text_hit">` + textPara(3) + `</div></div></article>`,
+		with: []string{"The mother of a woman", "Paragraph C"},
+	}, {
+		name: "gallery of captions named by their class",
+		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<div class="item"><img src="%.jpg"><p class="image-caption">Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></div>`) + `</div>`,
+		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},
 	}, {
 		// nintendo.com: a press release, and beside it a column of the other news,
 		// each a heading, a sentence of teaser with a "more" link and a date; the
@@ -574,14 +595,14 @@ func TestTextShapes(t *testing.T) {
 		without: []string{"Sign-up", "eBook"},
 	}, {
 		// dailymail.co.uk: a photo's share icons, one a box to copy the link from; the
-		// caption beside them stays.
+		// caption beside them goes as captions do (named by its class).
 		name: "copy-link box beside a caption",
 		html: `<div itemprop="articleBody">` + textArticle(2) + `<div class="artSplitter"><img src="a.jpg"><div class="wrapper-3KBa2"><ul>` +
 			`<li data-social-scope="facebook"></li><li data-social-scope="twitter"></li>` +
 			`<li data-social-scope="link"><div class="box-2c1rn"><input type="text" value="https://example.com/a.html" readonly><div>Copy link to paste in your message</div></div></li></ul></div>` +
 			`<p class="imageCaption">Tony Romo tees off at the 29th annual American Century Championship in Lake Tahoe, Nevada on Sunday</p></div>` + textPara(2) + `</div>`,
-		with:    []string{"Paragraph C", "Tony Romo tees off"},
-		without: []string{"Copy link"},
+		with:    []string{"Paragraph C"},
+		without: []string{"Copy link", "Tony Romo tees off"},
 	}, {
 		// lecker.de: the ingredients under a field for the number of servings, and IMDb's
 		// episodes, each with a rating field of its own: lists and links, not boxes.

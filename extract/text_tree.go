@@ -539,6 +539,38 @@ func (t *textTree) author(n *html.Node) bool {
 	return textBlock[n.DataAtom] && n.DataAtom != atom.Header && (t.namesOf(htmlAttr(n, "class"))|t.namesOf(htmlAttr(n, "id")))&namesAuthor != 0
 }
 
+// namedCaption reports whether the element n is a picture's caption by its class or id
+// ("wp-caption-text", "image-caption", "pictureCaption"), as a <figcaption> is by its
+// name: a block of a caption's length (textCaptionMax), not a wrapper of the article
+// that a class so names ("has-caption").
+func (t *textTree) namedCaption(n *html.Node) bool {
+	if n.Type != html.ElementNode || t.nameOf(n)&namesCaption == 0 {
+		return false
+	}
+	i, ok := t.at[n]
+	return ok && t.info[i].text <= textCaptionMax
+}
+
+// textCaptionMax is the most text, in characters, of a block named as a caption.
+const textCaptionMax = 500
+
+// textCaptionName reports whether a class (or an id value) names a picture's caption
+// ("wp-caption-text", "pictureCaption", "caption__credit"), not a block's state of
+// holding one or not ("no_caption", "has-caption", "image-with-caption").
+func textCaptionName(names string) bool {
+	i := strings.Index(names, "caption")
+	if i < 0 {
+		return false
+	}
+	before := strings.TrimRight(names[:i], "-_")
+	for _, p := range []string{"no", "has", "with", "without"} {
+		if strings.HasSuffix(before, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // textAuthorMax is the most text, in characters, of a box about the author: a longer
 // block named so is a wrapper of the post ("s-author-none", a byline's span left open).
 const textAuthorMax = 800
@@ -906,6 +938,7 @@ const (
 	namesEntry                         // a class that is a textEntryClasses name
 	namesAuthor                        // a word naming the author's box (textAuthorWord)
 	namesComment                       // a word naming readers' comments (textCommentWord)
+	namesCaption                       // a class or id naming a picture's caption ("wp-caption-text")
 )
 
 func (f textNames) or(g textNames) textNames { return f | g }
@@ -964,6 +997,9 @@ func textTokenNames(names string) textNames {
 	}
 	if textMaybeIndex.in(names) {
 		f |= namesMaybe
+	}
+	if textCaptionName(names) {
+		f |= namesCaption
 	}
 	for w := range strings.FieldsFuncSeq(names, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		for _, p := range textSurePrefixes {

@@ -245,6 +245,12 @@ func (w *textWalker) writeNode(n *html.Node) {
 			w.out.prefix = w.prefix()
 			return
 		}
+	default:
+		// A caption that its class names so goes as a <figcaption> does.
+		if w.t.namedCaption(n) && w.captionGoes() {
+			w.out.sep = true
+			return
+		}
 	}
 	if textBlock[n.DataAtom] {
 		// A block that opens the plain text on one line and repeats the title is a
@@ -435,7 +441,7 @@ func (w *textWalker) captionGoes() bool {
 		w.rootCaptions = 0
 		t := w.t
 		for j := w.root; j < t.info[w.root].end; j++ {
-			if t.nodes[j].DataAtom == atom.Figcaption {
+			if n := t.nodes[j]; n.DataAtom == atom.Figcaption || t.namedCaption(n) {
 				w.rootCaptions += t.info[j].prose + t.info[j].lprose
 				j = t.info[j].end - 1
 			}
