@@ -230,37 +230,59 @@ func textTrimTail(s string) string {
 	return s
 }
 
-// textEndAtNotice returns s cut before the first line after its last line of prose
-// (textIsProseLine) that is a notice ending an article (textIsEndNotice): the
-// publisher's copyright notice, the links to print, mail or bookmark the article. What
-// follows such a notice and is no prose is the page's, not the article's: other
-// stories' headlines and teasers, a shop's boxes, the publisher's address. A line of
-// prose after it is the article going on (a photograph's "© 2008" credit between its
-// paragraphs), and a notice with no prose before it is not the article's end.
-func textEndAtNotice(s string) string {
-	cut := -1 // where the first notice after the last line of prose begins
-	prose := false
+// textEndAtNotice returns s cut before the first line that is a notice ending an
+// article (textEndNotice) with prose before it (textIsProseLine) and little or none
+// after: the publisher's copyright notice with less than half as much prose after it
+// as before, the links to print, mail or bookmark the article with none. What follows
+// such a notice is the page's, not the article's: other stories' headlines and teasers
+// (prose too), a shop's boxes, the publisher's address. A notice with as much prose
+// after it is inside the article (a photograph's "© 2008" credit between its
+// paragraphs). In a text holding a code block (code), where a program's output may
+// print its copyright, a copyright notice too needs no prose after it.
+func textEndAtNotice(s string, code bool) string {
+	total := 0 // the characters of the lines of prose
 	for at := 0; at < len(s); {
-		end := strings.IndexByte(s[at:], '\n')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += at
-		}
-		line := strings.TrimSpace(s[at:end])
-		n, _ := textCount(line)
-		switch {
-		case textIsProseLine(line, n):
-			prose, cut = true, -1
-		case cut < 0 && prose && n > 0 && n <= textEdgeMax && textIsEndNotice(strings.ToLower(line)):
-			cut = at
+		line, end := textLineAt(s, at)
+		if n, _ := textCount(line); textIsProseLine(line, n) {
+			total += int(n)
 		}
 		at = end + 1
 	}
-	if cut < 0 {
-		return s
+	before := 0
+	for at := 0; at < len(s) && total > 0; {
+		line, end := textLineAt(s, at)
+		n, _ := textCount(line)
+		switch {
+		case textIsProseLine(line, n):
+			before += int(n)
+		case before > 0 && n > 0 && n <= textEdgeMax:
+			after := total - before
+			switch textEndNotice(strings.ToLower(line)) {
+			case noticeEnd:
+				if after == 0 {
+					return s[:at]
+				}
+			case noticeOpener:
+				if after == 0 || !code && 2*after < before {
+					return s[:at]
+				}
+			}
+		}
+		at = end + 1
 	}
-	return s[:cut]
+	return s
+}
+
+// textLineAt returns the line of s that begins at at, its white space trimmed, and
+// where it ends (the '\n' after it, or len(s)).
+func textLineAt(s string, at int) (string, int) {
+	end := strings.IndexByte(s[at:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += at
+	}
+	return strings.TrimSpace(s[at:end]), end
 }
 
 // textIsProseLine reports whether line, of n characters (textCount), is a line of
@@ -278,31 +300,48 @@ func textIsProseLine(line string, n int32) bool {
 	return r == '.' || r == '!' || r == '?'
 }
 
-// textIsEndNotice reports whether s, a short line, lower case, is a notice that ends
-// an article: a copyright notice (a year with "©", "(c)" or "Copyright"; "All rights
-// reserved" in the languages of textTailCalls), or the links that print, mail or
-// bookmark it, opening the line ("Print this story", "Printer friendly page", "E-mail
-// this to a friend", "Bookmark/Search this post with:").
-func textIsEndNotice(s string) bool {
+// Kinds of the notices that end an article (textEndNotice).
+const (
+	noticeNone   = iota
+	noticeEnd    // a link to print, mail or bookmark it, a line that holds a copyright: no prose after it
+	noticeOpener // a line that opens with a copyright and a year: less than half the prose after it
+)
+
+// textEndNotice says whether s, a short line, lower case, is a notice that ends an
+// article: the links that print, mail or bookmark it, opening the line ("Print this
+// story", "Printer friendly page", "E-mail this to a friend", "Bookmark/Search this
+// post with:"), or a copyright notice ("© 2008 AFP", "Copyright 2008 The Patriot
+// Ledger", "All rights reserved" in the languages of textTailCalls). A line opening
+// with "©", "(c)" or "Copyright" and a year, not a picture's credit (textPictureWords),
+// is the publisher's own (noticeOpener); one that holds "©" and a year elsewhere may be
+// a caption's credit ("Lee Elder, 1975. | © Getty Images").
+func textEndNotice(s string) int {
 	s = strings.TrimLeft(s, "#>*-[ \t") // a Markdown line's marks
 	for _, p := range textEndTools {
 		if rest, ok := strings.CutPrefix(s, p); ok {
 			// A word of its own: "Bookmark/Search this post", not "bookmarks.el".
 			if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
-				return true
+				return noticeEnd
 			}
 		}
 	}
-	if (strings.Contains(s, "©") || strings.HasPrefix(s, "(c)") || strings.HasPrefix(s, "copyright")) && textHasYear(s) {
-		return true
+	opens := strings.HasPrefix(s, "©") || strings.HasPrefix(s, "(c)") || strings.HasPrefix(s, "copyright")
+	if opens && textHasYear(s) && !textPictureIndex.in(s) {
+		return noticeOpener
+	}
+	if (opens || strings.Contains(s, "©")) && textHasYear(s) {
+		return noticeEnd
 	}
 	for _, p := range textRightsReserved {
 		if strings.Contains(s, p) {
-			return true
+			return noticeEnd
 		}
 	}
-	return false
+	return noticeNone
 }
+
+// textPictureWords are words, lower case, of a picture's credit.
+var textPictureWords = []string{"photo", "foto", "image", "picture", "bild", "getty", "istock", "shutterstock", "imago", "alamy"}
 
 // textEndTools are the openings, lower case, of the links under an article that print,
 // mail or bookmark it.

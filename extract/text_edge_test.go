@@ -63,6 +63,13 @@ func TestTextEndAtNotice(t *testing.T) {
 		{prose + "Print this story\nSuperstore Deals\n", prose},
 		{prose + "Bookmark/Search this post with:\ndelicious | digg | reddit\n", prose},
 		{prose + "- [E-mail this to a friend](http://example.com/mail)\n", prose},
+		// A notice opening its line with a year: the other stories' teasers after it are
+		// prose, less than half the story's (eFluxMedia's "Other News in Science").
+		{prose + prose + prose + "© 2007 - 2008 - eFluxMedia\nOther News in Science\n" + prose, prose + prose + prose},
+		// A caption's credit with a year in the caption: the story goes on after it.
+		{prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose,
+			prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose},
+		{prose + prose + "© 2019 Getty Images\n" + prose, prose + prose + "© 2019 Getty Images\n" + prose},
 		// Prose after the notice: the story goes on after a photograph's credit.
 		{prose + "© 2008 Reuters\n" + prose, prose + "© 2008 Reuters\n" + prose},
 		// No prose before it; a list item that begins with a word like a tool's; a
@@ -71,7 +78,7 @@ func TestTextEndAtNotice(t *testing.T) {
 		{prose + "bookmarks.el\nbuilt-in\n", prose + "bookmarks.el\nbuilt-in\n"},
 		{prose + "© Getty Images\nMore stories\n", prose + "© Getty Images\nMore stories\n"},
 	} {
-		if got := textEndAtNotice(c.in); got != c.want {
+		if got := textEndAtNotice(c.in, false); got != c.want {
 			t.Errorf("textEndAtNotice(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -95,7 +102,7 @@ func FuzzTextEdge(f *testing.F) {
 		if got := textTrimTail(s); !strings.HasPrefix(s, got) {
 			t.Fatalf("textTrimTail(%q) = %q, not its beginning", s, got)
 		}
-		if got := textEndAtNotice(s); !strings.HasPrefix(s, got) {
+		if got := textEndAtNotice(s, false); !strings.HasPrefix(s, got) {
 			t.Fatalf("textEndAtNotice(%q) = %q, not its beginning", s, got)
 		}
 	})

@@ -78,6 +78,8 @@ func (x *textSubstrings) phrase(s string) bool {
 var (
 	textEdgeIndex = textIndex(slices.Concat(textCallsToAction, textPostMeta, textTailCalls))
 	textTailIndex = textIndex(textTailCalls)
+	// textPictureIndex holds the words of a picture's credit (textEndNotice).
+	textPictureIndex = textIndex(textPictureWords)
 )
 
 // The substrings textTokenNames looks for, indexed.

@@ -70,6 +70,8 @@ type textWalker struct {
 	head       [2]int
 	headParent *html.Node
 	headPruned bool
+	// code is set when a code block was written (textEndAtNotice).
+	code bool
 	// ended is set where the comments on the article begin (textIsCommentsHeading):
 	// nothing after it is written. Never in a thread of posts (textTree.posts): there
 	// the comments are the content.
@@ -721,6 +723,7 @@ func (w *textWalker) codeBlock(n *html.Node) {
 		w.out.brk(1)
 	}
 	w.pre++
+	w.code = true
 	start := len(w.out.b)
 	w.children(n)
 	w.pre--
@@ -1187,7 +1190,7 @@ func (w *textWalker) trimTail(s string) string {
 	if w.prose[1] == 0 {
 		return s
 	}
-	return textTrimTail(textEndAtNotice(s))
+	return textTrimTail(textEndAtNotice(s, w.code))
 }
 
 // tail returns cuts with the headings that end the text after its last paragraph of
