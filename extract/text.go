@@ -78,10 +78,10 @@ func (c *textChosen) write(base *canonParts, title string, max int, md bool) str
 // writeProse is write, and reports whether the text holds a paragraph of prose.
 func (c *textChosen) writeProse(base *canonParts, title string, max int, md bool) (text string, prose bool) {
 	t := c.t
-	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop}
+	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop, picked: c.picked, captions: -1}
 	for _, i := range c.picked {
 		w.out.brk(2)
-		w.root, w.rootText, w.rootProse, w.rootCaptions = i, t.info[i].text, t.info[i].prose+t.info[i].lprose, -1
+		w.root, w.rootText, w.rootProse = i, t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])
 	}
 	return w.text(), w.prose[1] > 0

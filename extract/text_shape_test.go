@@ -462,6 +462,18 @@ func TestTextShapes(t *testing.T) {
 			`<div class="buzz_superlist_item text_hit">` + textPara(3) + `</div></div></article>`,
 		with: []string{"The mother of a woman", "Paragraph C"},
 	}, {
+		// The caption named so in a table's cell (telegraph.co.uk: <td class="caption">
+		// under the picture's), in a heading (canada.com: <h4 id="storyphotocaption">),
+		// and over the article in a block of its own beside the article's body, both
+		// chosen (nytimes.com: <div class="image"> before <div id="articleBody">).
+		name: "captions named so in cells, headings and blocks of their own",
+		html: `<div id="article"><h1>Ryan and Boston College End on a High Note</h1><div class="image" id="wideImage"><img src="a.jpg" width="600" height="325"><div class="credit">John Raoux/Associated Press</div><p class="caption">Eagles Coach Jeff Jagodzinski hugging safety Jamie Silva, who had two interceptions.</p></div>` +
+			`<div class="timestamp">Published: December 29, 2007</div><div id="articleBody">` + textArticle(2) +
+			`<table width="333" align="right"><tr><td rowspan="2" width="8">&nbsp;</td><td width="325"><img src="b.jpg"></td></tr><tr><td class="caption">Ramming it down their throats: Sibierski blasts the ball into the net</td></tr></table>` + textPara(2) +
+			`<div id="imageBox"><img id="storyphoto" src="c.jpg"><a href="javascript:void window.open('c.html')">View Larger Image</a><h4 id="storyphotocaption">Hoang Son Pham is seen shortly before his first major surgery.</h4></div>` + textPara(3) + `</div></div>`,
+		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D"},
+		without: []string{"Eagles Coach", "Ramming it down", "Hoang Son Pham"},
+	}, {
 		name: "gallery of captions named by their class",
 		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<div class="item"><img src="%.jpg"><p class="image-caption">Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></div>`) + `</div>`,
 		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},

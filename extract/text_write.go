@@ -58,13 +58,16 @@ type textWalker struct {
 	// rootProse is the prose, in characters, of the chosen block being written, its
 	// headline links' (textInfo.lprose) counted.
 	rootProse int32
-	// rootCaptions is the prose of the chosen block's figure captions, -1 until a
-	// caption asks for it (captionGoes).
-	rootCaptions int32
-	cell         int // depth inside table cells written on one line
-	pre          int // depth inside <pre>
-	lists        []int
-	quotes       int
+	// picked are the chosen blocks, at their indexes in the tree.
+	picked []int32
+	// captions is the prose of the chosen blocks' figure captions and pickedProse all
+	// their prose, its headline links' counted; captions is -1 until a caption asks
+	// for them (captionGoes).
+	captions, pickedProse int32
+	cell                  int // depth inside table cells written on one line
+	pre                   int // depth inside <pre>
+	lists                 []int
+	quotes                int
 	// The heading last written, from head[0] to head[1] in the output: it is taken
 	// back when what follows it in its parent was all boilerplate (headPruned).
 	head       [2]int
@@ -163,6 +166,12 @@ func (w *textWalker) writeNode(n *html.Node) {
 		w.out.sep = true
 		return
 	}
+	if (n.DataAtom == atom.Figcaption || w.t.namedCaption(n)) && w.captionGoes() {
+		// A figure's caption, or a block that its class names so (a heading, a
+		// table's cell...): it describes a picture the text does not hold.
+		w.out.sep = true
+		return
+	}
 	md := w.out.md
 	switch a := n.DataAtom; a {
 	case atom.Br:
@@ -177,11 +186,6 @@ func (w *textWalker) writeNode(n *html.Node) {
 	case atom.Pre:
 		w.codeBlock(n)
 		return
-	case atom.Figcaption:
-		if w.captionGoes() {
-			w.out.sep = true
-			return
-		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		title := w.titleFirst(md) && textRepeatsTitle(textOf(n, 1024), w.title)
 		w.block(2)
@@ -245,12 +249,6 @@ func (w *textWalker) writeNode(n *html.Node) {
 			w.quotes--
 			w.block(2)
 			w.out.prefix = w.prefix()
-			return
-		}
-	default:
-		// A caption that its class names so goes as a <figcaption> does.
-		if w.t.namedCaption(n) && w.captionGoes() {
-			w.out.sep = true
 			return
 		}
 	}
@@ -433,28 +431,32 @@ func textStandsBeside(m *html.Node) bool {
 	return m.Type == html.ElementNode || m.Type == html.TextNode && strings.TrimSpace(m.Data) != ""
 }
 
-// captionGoes reports whether a figure's caption is left out of the chosen block being
-// written: it is when the block holds more of an article's prose besides its captions
-// than in them (a caption describes a picture the text does not hold, and most
-// readers' truths of an article leave it out), not in a gallery, whose captions are
-// its prose.
+// captionGoes reports whether a figure's caption is left out of the chosen blocks: it
+// is when they hold more of an article's prose besides their captions than in them (a
+// caption describes a picture the text does not hold, and most readers' truths of an
+// article leave it out), not in a gallery, whose captions are its prose. The blocks
+// are weighed together: the picture over an article is often a block of its own
+// beside the article's body, both chosen (the New York Times' <div class="image">).
 func (w *textWalker) captionGoes() bool {
-	if w.rootCaptions < 0 {
-		w.rootCaptions = 0
+	if w.captions < 0 {
+		w.captions, w.pickedProse = 0, 0
 		t := w.t
-		for j := w.root; j < t.info[w.root].end; j++ {
-			if n := t.nodes[j]; n.DataAtom == atom.Figcaption || t.namedCaption(n) {
-				w.rootCaptions += t.info[j].prose + t.info[j].lprose
-				j = t.info[j].end - 1
+		for _, i := range w.picked {
+			w.pickedProse += t.info[i].prose + t.info[i].lprose
+			for j := i; j < t.info[i].end; j++ {
+				if n := t.nodes[j]; n.DataAtom == atom.Figcaption || t.namedCaption(n) {
+					w.captions += t.info[j].prose + t.info[j].lprose
+					j = t.info[j].end - 1
+				}
 			}
 		}
 	}
-	besides := w.rootProse - w.rootCaptions
-	return besides >= textCaptionsBesides && besides > w.rootCaptions
+	besides := w.pickedProse - w.captions
+	return besides >= textCaptionsBesides && besides > w.captions
 }
 
 // textCaptionsBesides is the least prose, in characters, besides the figure captions,
-// of a block whose captions go: a paragraph or two.
+// of the chosen blocks when their captions go: a paragraph or two.
 const textCaptionsBesides = 200
 
 // textCommentsAnchor reports whether n is an anchor that marks where readers' comments
@@ -824,7 +826,7 @@ func (w *textWalker) row(tr *html.Node, index int) {
 	md := w.out.md
 	cells := 0
 	for c := tr.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
-		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th || w.t.gone(c) {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th || w.t.gone(c) || w.t.namedCaption(c) && w.captionGoes() {
 			continue
 		}
 		switch {
