@@ -233,7 +233,8 @@ func textTrimTail(s string) string {
 // textEndAtNotice returns s cut before the first line that is a notice ending an
 // article (textEndNotice) with prose before it (textIsProseLine) and little or none
 // after: the publisher's copyright notice with less than half as much prose after it
-// as before, the links to print, mail or bookmark the article with none. What follows
+// as before, the links to print, mail, bookmark or share the article, or a heading of
+// other stories, with none. What follows
 // such a notice is the page's, not the article's: other stories' headlines and teasers
 // (prose too), a shop's boxes, the publisher's address. A notice with as much prose
 // after it is inside the article (a photograph's "© 2008" credit between its
@@ -308,9 +309,10 @@ const (
 )
 
 // textEndNotice says whether s, a short line, lower case, is a notice that ends an
-// article: the links that print, mail or bookmark it, opening the line ("Print this
-// story", "Printer friendly page", "E-mail this to a friend", "Bookmark/Search this
-// post with:"), or a copyright notice ("© 2008 AFP", "Copyright 2008 The Patriot
+// article: the links that print, mail, bookmark or share it, opening the line ("Print
+// this story", "Printer friendly page", "E-mail this to a friend", "Bookmark/Search
+// this post with:", "Like this story? Spread the news"), a heading of other stories
+// ("Top Stories", "More from SewCanShe:"), or a copyright notice ("© 2008 AFP", "Copyright 2008 The Patriot
 // Ledger", "All rights reserved" in the languages of textTailCalls). A line opening
 // with "©", "(c)" or "Copyright" and a year, not a picture's credit (textPictureWords),
 // is the publisher's own (noticeOpener); one that holds "©" and a year elsewhere may be
@@ -344,8 +346,12 @@ func textEndNotice(s string) int {
 var textPictureWords = []string{"photo", "foto", "image", "picture", "bild", "getty", "istock", "shutterstock", "imago", "alamy"}
 
 // textEndTools are the openings, lower case, of the links under an article that print,
-// mail or bookmark it.
-var textEndTools = []string{"print this", "printer friendly", "printer-friendly", "e-mail this", "email this", "bookmark"}
+// mail, bookmark or share it, and of the headings of other stories after it.
+var textEndTools = []string{
+	"print this", "printer friendly", "printer-friendly", "e-mail this", "email this", "bookmark",
+	"share this", "share on", "share:", "spread the news", "like this story", "like this article", "teilen", "compartir",
+	"more from", "more stories", "more news", "other news", "latest news", "top stories", "most read", "most popular", "most viewed",
+}
 
 // textRightsReserved is "All rights reserved", lower case, in the languages of
 // textTailCalls.

@@ -70,13 +70,19 @@ func TestTextEndAtNotice(t *testing.T) {
 		{prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose,
 			prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose},
 		{prose + prose + "© 2019 Getty Images\n" + prose, prose + prose + "© 2019 Getty Images\n" + prose},
+		// A call to share it, a heading of other stories.
+		{prose + "Like this story? Spread the news by clicking below:\ndel.icio.us Digg this reddit!\n", prose},
+		{prose + "Top Stories\n15/01/2008\nNorthern Rock EGM Underway\n", prose},
+		{prose + "More from SewCanShe:\n20 Free Sewing Patterns for DIY Car Organization\n", prose},
+		// A line that opens with such words and goes on as the story's own.
+		{prose + "Most readers found the answer.\n", prose + "Most readers found the answer.\n"},
 		// Prose after the notice: the story goes on after a photograph's credit.
 		{prose + "© 2008 Reuters\n" + prose, prose + "© 2008 Reuters\n" + prose},
 		// No prose before it; a list item that begins with a word like a tool's; a
 		// copyright without a year (a photograph's credit).
 		{"© 2007 ANI\nMore\n", "© 2007 ANI\nMore\n"},
 		{prose + "bookmarks.el\nbuilt-in\n", prose + "bookmarks.el\nbuilt-in\n"},
-		{prose + "© Getty Images\nMore stories\n", prose + "© Getty Images\nMore stories\n"},
+		{prose + "© Getty Images\nGallery\n", prose + "© Getty Images\nGallery\n"},
 	} {
 		if got := textEndAtNotice(c.in, false); got != c.want {
 			t.Errorf("textEndAtNotice(%q) = %q, want %q", c.in, got, c.want)
