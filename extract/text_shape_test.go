@@ -275,6 +275,41 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"John Cleese", "The couple have no children together."},
 		without: []string{"UPI"},
 	}, {
+		// presstv.ir (2008): a layout table's cell holds the headline and the date line
+		// over the story, separated by a <br>, and the story is a cell of lines too
+		// (with a table of its photograph): the date line goes as a block of its own at
+		// the edge would, the headline stays.
+		name: "date line in a block of lines over the article",
+		html: `<table><tr><td><b>'No exceptions to settlement freeze'</b><br>Sat, 29 Dec 2007 17:50:54</td></tr>` +
+			`<tr><td><table><tr><td><img src="homa.jpg"><br>Israeli Har Homa settlement in the West Bank</td></tr></table>The Palestinian National Authority will not accept any exceptions to Israeli settlement freeze in the West Bank, a top official says.<br><br>` +
+			`"The obligation before Israel is that the settlement activities, including the natural growth, come to a halt," the negotiator said on Saturday.<br><br>` +
+			`The Palestinians were angered by Israeli tenders to expand the settlement in the disputed east of the city, officials said.<br><br>` +
+			`The two sides reopened their peace talks on Dec. 12 as a result of the conference but have failed to yield any tangible progress.</td></tr></table>`,
+		with:    []string{"No exceptions to settlement freeze", "The Palestinian National", "disputed east"},
+		without: []string{"29 Dec 2007"},
+	}, {
+		// A story whose first paragraph is a run of lines: the byline and the date
+		// line before its first line of prose go.
+		name: "byline and date opening a paragraph of lines",
+		html: `<div class="story"><p>By LESLIE BREFELD<br>January 17, 2008<br>` +
+			`WASHINGTON -- The long rumoured merger of the two companies has been called off after months of talks, people close to both said on Thursday.<br><br>` +
+			`Neither company would comment on the rumour, which came from a source close to the talks, and shares of both fell in early trading.</p>` + textArticle(2) + `</div>`,
+		with:    []string{"WASHINGTON -- The long", "Neither company", "Paragraph B"},
+		without: []string{"LESLIE", "January 17"},
+	}, {
+		// answers.netlify.com: a post's paragraph of log lines, each with a time, and
+		// no line of prose after them: they are the post's, not a date line.
+		name: "log lines in a paragraph of lines",
+		html: `<div class="post"><p>6:58:36 AM: Deploy site<br>6:58:36 AM: Starting to deploy site from 'public'<br>6:58:37 AM: Execution cancelled</p>` + textArticle(2) + `</div>`,
+		with: []string{"6:58:36 AM: Deploy site", "Execution cancelled"},
+	}, {
+		// Preformatted text over the article keeps its lines, dates or not.
+		name: "preformatted lines over the article",
+		html: `<div class="doc"><pre>Network Working Group
+Expires: 18 June 2015
+Status of this memo</pre>` + textArticle(3) + `</div>`,
+		with: []string{"Expires: 18 June 2015"},
+	}, {
 		// WordPress's default theme closes a post with a paragraph of its metadata,
 		// long enough to be prose; nytimes.com closes an article with its print
 		// edition's page; both go as the last paragraphs' calls to action do.

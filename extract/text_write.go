@@ -1161,9 +1161,15 @@ func (w *textWalker) text() string {
 	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
-			if (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.edgeJunk(e.i) || e.long && w.tailJunk(e.i)) {
+			switch {
+			case (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.edgeJunk(e.i) || e.long && w.tailJunk(e.i)):
 				cuts = append(cuts, [2]int{e.start, e.end})
+			case e.end <= w.prose[0] && !e.head:
+				cuts = w.headLines(b, e.i, e.start, e.end, false, cuts)
 			}
+		}
+		if len(w.proses) > 0 {
+			cuts = w.headLines(b, w.proses[0].i, w.proses[0].start, w.proses[0].end, true, cuts)
 		}
 	}
 	if w.prose[1] > 0 {
@@ -1183,6 +1189,65 @@ func (w *textWalker) text() string {
 	}
 	out = append(out, b[at:]...)
 	return w.trimTail(strings.TrimLeft(string(out), "\n"))
+}
+
+// textProseLine is the least text, in characters, of a line of prose, as of a
+// paragraph of prose at the edges (edgeKind).
+const textProseLine = 80
+
+// headLines returns cuts with the lines of the block at i, b[start:end], that are
+// junk at the edge of the content (textEdgeJunk, textIsDateLine) taken out, up to its
+// first line of prose: the block before the article, or its first paragraph of prose
+// (prose, then, after them), is a run of <br>-separated lines, which are not blocks of
+// their own ("Headline<br>Sat, 29 Dec 2007 17:50:54<br><br>The Palestinian..."). A
+// block of one line was read as a block (edgeKind).
+func (w *textWalker) headLines(b []byte, i int32, start, end int, prose bool, cuts [][2]int) [][2]int {
+	if bytes.IndexByte(bytes.TrimSpace(b[start:end]), '\n') < 0 {
+		return cuts
+	}
+	// A list's lines are its items, read as blocks (a date there is a list's: a
+	// tour's dates); a data table's lines are its rows (a line with a tab: cells),
+	// and preformatted text's lines are its own. A layout table's cell is a block of
+	// lines (edgeKind).
+	dated := true
+	switch w.t.nodes[i].DataAtom {
+	case atom.Ul, atom.Ol, atom.Li, atom.Dl:
+		dated = false
+	case atom.Table, atom.Pre:
+		return cuts
+	}
+	for j := i + 1; j < w.t.info[i].end; j++ {
+		if w.t.nodes[j].DataAtom == atom.Pre {
+			return cuts
+		}
+	}
+	found := len(cuts)
+	for at := start; at < end; {
+		stop := bytes.IndexByte(b[at:end], '\n')
+		if stop < 0 {
+			stop = end
+		} else {
+			stop += at
+		}
+		line := strings.TrimSpace(string(b[at:stop]))
+		n, _ := textCount(line)
+		if n > textEdgeMax {
+			return cuts // a line too long for the edges
+		}
+		if n > 0 && !strings.Contains(line, "\t") {
+			if l := strings.ToLower(line); textEdgeJunk(l) || dated && textIsDateLine(l) {
+				// From the line break before it, as a block's span begins.
+				cuts = append(cuts, [2]int{max(at-1, start), stop})
+			} else if n >= textProseLine {
+				return cuts // the first line of prose
+			}
+		}
+		at = stop + 1
+	}
+	if prose {
+		return cuts[:found] // no line of prose after them: a log, a poem
+	}
+	return cuts
 }
 
 // trimTail returns s without the junk lines that end it (textTrimTail) and without
