@@ -60,6 +60,13 @@ func (t *textTree) tailJunk(i int32) bool {
 	return textTailJunk(strings.ToLower(t.visibleText(i, 4*textTailMax)))
 }
 
+// headJunk reports whether the block at i, at an edge of the content or one of its
+// first or last paragraphs of prose, is a disclosure (textDisclosures): its links earn
+// a commission, it is old.
+func (t *textTree) headJunk(i int32) bool {
+	return textHeadIndex.phrase(strings.ToLower(t.visibleText(i, 4*textTailMax)))
+}
+
 // textTailJunk reports whether s, lower case, holds one of textTailCalls.
 func textTailJunk(s string) bool {
 	return textTailIndex.phrase(s) // s read once for them all
@@ -83,6 +90,21 @@ var textTailCalls = []string{
 	// Copyright lines
 	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
 	"riproduzione riservata", "wszelkie prawa zastrzeżone",
+}
+
+// textDisclosures are phrases, lower case, of the notes a site sets over or under an
+// article about the article rather than its subject: that its links earn the site a
+// commission, and that it is old. The blocks at the edges (textEdgeJunk, and the longer
+// ones by textTree.headJunk) and the first and the last two paragraphs of prose go when
+// they hold them, not a paragraph between ("I use this soap (both are affiliate
+// links)"): "commission" or "affiliate" alone is an article's word.
+var textDisclosures = []string{
+	"affiliate link", "affiliate links", "affiliate-link", "affiliate-links", "affiliate commission",
+	"affiliate commissions", "earn a commission", "earn a small commission", "earn commission",
+	"earn commissions", "earn us a commission", "earn us a small commission", "earn an affiliate commission",
+	"receive a commission", "receive a small commission", "qualifying purchases", "amazon associate",
+	"reader-supported", "paid promotion",
+	"this article is more than", "this article is over", "this post is more than", "this post is over",
 }
 
 // textCallsToAction are phrases, lower case, of the calls to action that open or close

@@ -74,10 +74,12 @@ func (x *textSubstrings) phrase(s string) bool {
 	return false
 }
 
-// The phrases the edges of the content look for (textEdgeJunk, textTailJunk), indexed.
+// The phrases the edges of the content look for (textEdgeJunk, textTailJunk,
+// textTree.headJunk), indexed.
 var (
-	textEdgeIndex = textIndex(slices.Concat(textCallsToAction, textPostMeta, textTailCalls))
+	textEdgeIndex = textIndex(slices.Concat(textCallsToAction, textPostMeta, textTailCalls, textDisclosures))
 	textTailIndex = textIndex(textTailCalls)
+	textHeadIndex = textIndex(textDisclosures)
 	// textPictureIndex holds the words of a picture's credit (textEndNotice).
 	textPictureIndex = textIndex(textPictureWords)
 )

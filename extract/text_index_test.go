@@ -83,8 +83,9 @@ var textPhraseLists = []struct {
 	x    *textSubstrings
 	list []string
 }{
-	{"textEdgeIndex", textEdgeIndex, slices.Concat(textCallsToAction, textPostMeta, textTailCalls)},
+	{"textEdgeIndex", textEdgeIndex, slices.Concat(textCallsToAction, textPostMeta, textTailCalls, textDisclosures)},
 	{"textTailIndex", textTailIndex, textTailCalls},
+	{"textHeadIndex", textHeadIndex, textDisclosures},
 	{"small", textIndex([]string{"ab", "abc", "b", "é", "©"}), []string{"ab", "abc", "b", "é", "©"}},
 }
 

@@ -310,6 +310,24 @@ Expires: 18 June 2015
 Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with: []string{"Expires: 18 June 2015"},
 	}, {
+		// Shopping guides and blogs open with a note that their links earn the site a
+		// commission, as a paragraph of prose or a box of its own, and close with
+		// Amazon's; a paragraph between that says a link is an affiliate's is the
+		// article's.
+		name: "affiliate disclosures over and under the article",
+		html: `<div class="main-wrap"><div class="disclosure-box"><span>If you buy through our links, we may earn an affiliate commission. <a href="/about">Learn more.</a></span></div>` +
+			`<p>This article contains affiliate links that may earn us a commission at no extra cost to you. Read our Disclosure for more. Thanks for your support!</p>` +
+			textPara(0) + `<p>I use this liquid castile soap or this natural dish soap, just in case you were wondering (both are <a href="/soap">affiliate links</a>).</p>` + textArticle(3)[len(textPara(0)):] +
+			`<p>As an Amazon Associate, I earn from qualifying purchases.</p></div>`,
+		with:    []string{"Paragraph A", "castile soap", "Paragraph C"},
+		without: []string{"Learn more", "This article contains", "Amazon Associate"},
+	}, {
+		// theguardian.com: a note over an old article says how old it is.
+		name:    "age notice over the article",
+		html:    `<article><p>This article is more than 3 years old, and some of what it says may have changed since it was written.</p>` + textArticle(3) + `</article>`,
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"3 years old"},
+	}, {
 		// WordPress's default theme closes a post with a paragraph of its metadata,
 		// long enough to be prose; nytimes.com closes an article with its print
 		// edition's page; both go as the last paragraphs' calls to action do.

@@ -1150,26 +1150,38 @@ func (w *textWalker) text() string {
 	if h := w.titleHead; h[1] > 0 && h[1] < len(b) && strings.TrimSpace(string(b[h[1]:])) != "" {
 		cuts = append(cuts, h)
 	}
-	// The last paragraphs, when they are calls to action, are an edge too.
+	// The last paragraphs, when they are calls to action or disclosures, are an edge
+	// too.
 	for k := len(w.proses); k > 1 && len(w.proses)-k < 2 && w.prose[1] == w.proses[k-1].end; k-- {
 		p := w.proses[k-1]
-		if w.t.info[p.i].text > textTailMax || !w.tailJunk(p.i) {
+		if w.t.info[p.i].text > textTailMax || !w.tailJunk(p.i) && !w.headJunk(p.i) {
 			break
 		}
 		cuts = append(cuts, [2]int{p.start, p.end})
 		w.prose[1] = w.proses[k-2].end
 	}
+	// The first paragraphs, when they are disclosures, are an edge too.
+	first := 0
+	for ; first < 2 && first+1 < len(w.proses) && w.proses[first+1].end <= w.prose[1] && w.prose[0] == w.proses[first].start; first++ {
+		p := w.proses[first]
+		if w.t.info[p.i].text > textTailMax || !w.headJunk(p.i) {
+			break
+		}
+		cuts = append(cuts, [2]int{p.start, p.end})
+		w.prose[0] = w.proses[first+1].start
+	}
 	if w.prose[1] > 0 {
 		for _, e := range w.edges {
 			switch {
-			case (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.edgeJunk(e.i) || e.long && w.tailJunk(e.i)):
+			case (e.end <= w.prose[0] || e.start >= w.prose[1]) && (e.junk || !e.long && w.edgeJunk(e.i) || e.long && (w.tailJunk(e.i) || w.headJunk(e.i))):
 				cuts = append(cuts, [2]int{e.start, e.end})
 			case e.end <= w.prose[0] && !e.head:
 				cuts = w.headLines(b, e.i, e.start, e.end, false, cuts)
 			}
 		}
-		if len(w.proses) > 0 {
-			cuts = w.headLines(b, w.proses[0].i, w.proses[0].start, w.proses[0].end, true, cuts)
+		if first < len(w.proses) {
+			p := w.proses[first]
+			cuts = w.headLines(b, p.i, p.start, p.end, true, cuts)
 		}
 	}
 	if w.prose[1] > 0 {
@@ -1308,7 +1320,7 @@ func textKeptEnd(b []byte, cuts [][2]int, end int) int {
 }
 
 // textMemo is what a write of the main text learnt of one block of the tree, for the
-// next write in the other format: whether textTree.edgeJunk and textTree.tailJunk,
+// next write in the other format: whether textTree.edgeJunk, tailJunk and headJunk,
 // which search its words for some hundred phrases, hold.
 type textMemo uint8
 
@@ -1317,11 +1329,18 @@ const (
 	memoEdgeJunk
 	memoTailRead // tailJunk was read: memoTailJunk is its answer
 	memoTailJunk
+	memoHeadRead // headJunk was read: memoHeadJunk is its answer
+	memoHeadJunk
 )
 
 // edgeJunk is w.t.edgeJunk, read once a page when both formats are written.
 func (w *textWalker) edgeJunk(i int32) bool {
 	return w.memoized(i, memoEdgeRead, memoEdgeJunk, w.t.edgeJunk)
+}
+
+// headJunk is w.t.headJunk, read once a page when both formats are written.
+func (w *textWalker) headJunk(i int32) bool {
+	return w.memoized(i, memoHeadRead, memoHeadJunk, w.t.headJunk)
 }
 
 // tailJunk is w.t.tailJunk, read once a page when both formats are written.
