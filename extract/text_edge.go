@@ -266,7 +266,9 @@ func textEndAtNotice(s string, code bool) string {
 	total := 0 // the characters of the lines of prose
 	for at := 0; at < len(s); {
 		line, end := textLineAt(s, at)
-		if n, _ := textCount(line); textIsProseLine(line, n) {
+		// A notice that is a sentence ("Copyright © 2007 Reed Business Information...
+		// All rights reserved.") is no prose.
+		if n, _ := textCount(line); textIsProseLine(line, n) && (n > textEdgeMax || textEndNotice(strings.ToLower(line)) == noticeNone) {
 			total += int(n)
 		}
 		at = end + 1
@@ -275,21 +277,19 @@ func textEndAtNotice(s string, code bool) string {
 	for at := 0; at < len(s) && total > 0; {
 		line, end := textLineAt(s, at)
 		n, _ := textCount(line)
+		kind := noticeNone
+		if n > 0 && n <= textEdgeMax && (before > 0 || textIsProseLine(line, n)) {
+			kind = textEndNotice(strings.ToLower(line))
+		}
+		after := total - before
 		switch {
-		case textIsProseLine(line, n):
-			before += int(n)
-		case before > 0 && n > 0 && n <= textEdgeMax:
-			after := total - before
-			switch textEndNotice(strings.ToLower(line)) {
-			case noticeEnd:
-				if after == 0 {
-					return s[:at]
-				}
-			case noticeOpener:
-				if after == 0 || !code && 2*after < before {
-					return s[:at]
-				}
+		case kind == noticeNone:
+			if textIsProseLine(line, n) {
+				before += int(n)
 			}
+		case before == 0:
+		case kind == noticeEnd && after == 0, kind == noticeOpener && (after == 0 || !code && 2*after < before):
+			return s[:at]
 		}
 		at = end + 1
 	}

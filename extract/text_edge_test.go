@@ -70,6 +70,8 @@ func TestTextEndAtNotice(t *testing.T) {
 		{prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose,
 			prose + prose + "Lee Elder at the Masters of 1975. | © Augusta National/Getty Images\n" + prose},
 		{prose + prose + "© 2019 Getty Images\n" + prose, prose + prose + "© 2019 Getty Images\n" + prose},
+		// A notice that is a sentence, with shop boxes after it.
+		{prose + "Copyright © 2007 Reed Business Information, a division of Reed Elsevier Inc. All rights reserved.\nHDMI Cables\n", prose},
 		// A call to share it, a heading of other stories.
 		{prose + "Like this story? Spread the news by clicking below:\ndel.icio.us Digg this reddit!\n", prose},
 		{prose + "Top Stories\n15/01/2008\nNorthern Rock EGM Underway\n", prose},
