@@ -310,6 +310,17 @@ Expires: 18 June 2015
 Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with: []string{"Expires: 18 June 2015"},
 	}, {
+		// A local TV station's story (2008): no paragraph at all, the story's lines
+		// separated by empty <p></p>s; the date lines over it go as they do over
+		// paragraphs.
+		name: "date lines over a story of runs between empty paragraphs",
+		html: `<div class="Story"><h1 class="Headline">Aviation Deaths Down 25%, Survey Finds</h1><p><div class="posted">POSTED: 8:21 am EST January 2, 2008</div><div class="updated">UPDATED: 8:27 am EST January 2, 2008</div></p>` +
+			`<div class="StoryBody"><b>GENEVA -- </b>Last year was one of the safest in aviation history, with the lowest number of crashes in 44 years, an independent watchdog said Wednesday.<p></p>` +
+			`There were 136 serious accidents in 2007, down from 164 crashes the previous year, the Aircraft Crashes Record Office said.<p></p>` +
+			`The figure is the lowest since 1963, although some accidents were still under review by insurance companies, the office said in a statement.</div></div>`,
+		with:    []string{"GENEVA -- Last year", "The figure is the lowest"},
+		without: []string{"POSTED", "UPDATED"},
+	}, {
 		// Shopping guides and blogs open with a note that their links earn the site a
 		// commission, as a paragraph of prose or a box of its own, and close with
 		// Amazon's; a paragraph between that says a link is an affiliate's is the

@@ -47,6 +47,9 @@ type textWalker struct {
 	// prose[0] is where the first begins, prose[1] where the last ends (0, 0 if none).
 	edges []textEdge
 	prose [2]int
+	// runs is where the first block of runs of prose of its own (textRuns) begins
+	// and the last ends, for a content with no paragraph of prose (0, 0 if none).
+	runs [2]int
 	// proses are the paragraphs of prose written, in order: the last ones are dropped
 	// when they are calls to action (textTree.tailJunk).
 	proses []textEdge
@@ -99,6 +102,14 @@ func (w *textWalker) write(n *html.Node) {
 	end := len(w.out.b)
 	if end <= start {
 		return
+	}
+	if in := &w.t.info[i]; kind != edgeProse && in.flags&textRuns != 0 && in.text-in.link >= textProseLine && textProse(in.text, in.link) {
+		// Runs of prose of its own, between <br>s or empty <p></p>s: where the
+		// content's edges are when it has no paragraph of prose (text).
+		if w.runs[1] == 0 {
+			w.runs[0] = start
+		}
+		w.runs[0], w.runs[1] = min(w.runs[0], start), max(w.runs[1], end)
 	}
 	switch kind {
 	case edgeMaybe, edgeJunk, edgeHead, edgeLong:
@@ -1132,6 +1143,12 @@ func (w *textWalker) truncate(n int) {
 	for len(w.proses) > 0 && w.proses[len(w.proses)-1].end > n {
 		w.proses = w.proses[:len(w.proses)-1]
 	}
+	if w.runs[1] > n {
+		w.runs[1] = len(w.out.b) + 1
+		if w.runs[0] >= n {
+			w.runs = [2]int{}
+		}
+	}
 	if w.prose[1] > n {
 		// The last paragraph of prose is gone; the one before it is not known: the
 		// trailing edge is no longer trimmed.
@@ -1147,6 +1164,13 @@ func (w *textWalker) truncate(n int) {
 func (w *textWalker) text() string {
 	b := w.out.b
 	var cuts [][2]int
+	// No paragraph of prose: the content's leading edge is where its runs of prose
+	// begin (a story's lines between <br>s or empty <p></p>s), if any; its trailing
+	// edge is left as it is.
+	runsOnly := w.prose[1] == 0 && w.runs[1] > 0
+	if runsOnly {
+		w.prose = [2]int{w.runs[0], len(b) + 1}
+	}
 	if h := w.titleHead; h[1] > 0 && h[1] < len(b) && strings.TrimSpace(string(b[h[1]:])) != "" {
 		cuts = append(cuts, h)
 	}
@@ -1183,6 +1207,9 @@ func (w *textWalker) text() string {
 			p := w.proses[first]
 			cuts = w.headLines(b, p.i, p.start, p.end, true, cuts)
 		}
+	}
+	if runsOnly {
+		w.prose = [2]int{}
 	}
 	if w.prose[1] > 0 {
 		cuts = w.tail(b, cuts)
