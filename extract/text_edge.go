@@ -368,11 +368,13 @@ func textEndNotice(s string) int {
 var textPictureWords = []string{"photo", "foto", "image", "picture", "bild", "getty", "istock", "shutterstock", "imago", "alamy"}
 
 // textEndTools are the openings, lower case, of the links under an article that print,
-// mail, bookmark or share it, and of the headings of other stories after it.
+// mail, bookmark, recommend or share it, and of the headings of other stories after it
+// or the links to them ("Also In The News", "Previous story: ...").
 var textEndTools = []string{
-	"print this", "printer friendly", "printer-friendly", "e-mail this", "email this", "bookmark",
+	"print this", "printer friendly", "printer-friendly", "print email", "e-mail this", "email this", "bookmark", "recommend this",
 	"share this", "share on", "share:", "spread the news", "like this story", "like this article", "teilen", "compartir",
 	"more from", "more stories", "more news", "other news", "latest news", "top stories", "most read", "most popular", "most viewed",
+	"also in the news", "in other news", "previous story", "next story",
 }
 
 // textRightsReserved is "All rights reserved", lower case, in the languages of

@@ -76,6 +76,9 @@ func TestTextEndAtNotice(t *testing.T) {
 		{prose + "Like this story? Spread the news by clicking below:\ndel.icio.us Digg this reddit!\n", prose},
 		{prose + "Top Stories\n15/01/2008\nNorthern Rock EGM Underway\n", prose},
 		{prose + "More from SewCanShe:\n20 Free Sewing Patterns for DIY Car Organization\n", prose},
+		{prose + "Also In The News\nHatton trainer hits back at Warren\n" + "Ricky Hatton's trainer has slammed Frank Warren after the promoter claimed the fighter should dump him. Full Story\n", prose},
+		{prose + "Print Email this\nThanks for your comments - this feedback is now closed\n", prose},
+		{prose + "Previous story: Didgeridoo you want to see some concerts?\nNext story: Beanie buddy gets rapper in trouble\n", prose},
 		// A line that opens with such words and goes on as the story's own.
 		{prose + "Most readers found the answer.\n", prose + "Most readers found the answer.\n"},
 		// Prose after the notice: the story goes on after a photograph's credit.
