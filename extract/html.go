@@ -433,7 +433,7 @@ func htmlFromTree(p *Page, page *canonParts, root *html.Node, refs *htmlRefs, op
 // left as it is when the text may go on after it.
 func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOptions, cut bool) {
 	md := opts.TextFormat == TextMarkdown
-	c, open := textChoose(root, size, md, false)
+	c, open := textChoose(root, size, p.Title, md, false)
 	if cut && open {
 		return
 	}
@@ -444,7 +444,7 @@ func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOpt
 		// All the page's text waits for a script to show it (textUnshown): it is read
 		// as its readers see it once shown, when it holds prose (a cart's or a gate's
 		// hidden lines are not the content of a page that has none).
-		shown, open := textChoose(root, size, md, true)
+		shown, open := textChoose(root, size, p.Title, md, true)
 		if cut && open {
 			return
 		}

@@ -49,9 +49,11 @@ type textChosen struct {
 // body's beginning (htmlTree cut at its strip limit), whether it may go on after it,
 // rather than ending before the comments that were cut. With twice, c is to be written
 // in both formats: the second write reuses what the first read of the blocks' words.
-// With unshown, what is not shown until a script shows it is read (textTreeOf).
-func textChoose(doc *html.Node, size int, twice, unshown bool) (c *textChosen, open bool) {
+// With unshown, what is not shown until a script shows it is read (textTreeOf). title
+// is the page's, which names its article among others (textTree.titled).
+func textChoose(doc *html.Node, size int, title string, twice, unshown bool) (c *textChosen, open bool) {
 	t := textTreeOf(doc, size, unshown)
+	t.title = title
 	picked, stop := t.textPick()
 	if k, last := len(picked), int32(len(t.nodes)-1); k > 0 {
 		open = stop == 0 && t.info[picked[k-1]].end > last && t.info[last].flags&textGone == 0

@@ -42,12 +42,12 @@ func textWritesAgree(t *testing.T, name string, body []byte, max int) {
 		t.Fatal(err)
 	}
 	const title = "Example Domain"
-	one, _ := textChoose(root, refs.nodes, false, false)
+	one, _ := textChoose(root, refs.nodes, title, false, false)
 	plain := one.write(&base, title, max, false)
-	one, _ = textChoose(root, refs.nodes, false, false)
+	one, _ = textChoose(root, refs.nodes, title, false, false)
 	md := one.write(&base, title, max, true)
 	for _, order := range [][]bool{{false, true, false, true}, {true, false, true, false}} {
-		both, _ := textChoose(root, refs.nodes, true, false)
+		both, _ := textChoose(root, refs.nodes, title, true, false)
 		for k, format := range order {
 			got, want := both.write(&base, title, max, format), plain
 			if format {

@@ -78,7 +78,7 @@ const textWidenMax = 600
 
 // pick returns the blocks chosen as described at the top of this file.
 func (t *textTree) pick() []int32 {
-	best := t.score()
+	best := t.titled(t.score())
 	if t.posts {
 		// A thread of posts: all of them are the content, whichever scores best.
 		return []int32{t.postsIn}
@@ -176,6 +176,99 @@ func (t *textTree) score() int32 {
 	}
 	return best
 }
+
+// titled returns the block to take as the best scored: best, unless it is not under
+// the headline that repeats the page's title and another block that scores nearly as
+// well (textTitledScore), with half its prose or more and a third of its text in links
+// or less, is. A page that runs on into other articles (a stream of
+// stories that loads the next one under the first) is the article its title names, not
+// the one of the stream that happens to be longest.
+func (t *textTree) titled(best int32) int32 {
+	if best < 0 || t.title == "" || t.headlined(best) {
+		return best
+	}
+	min, other := t.info[best].score*textTitledScore, int32(-1)
+	for i := t.body; int(i) < len(t.nodes); i++ {
+		in := &t.info[i]
+		if in.flags&textScored == 0 || in.flags&textGone != 0 || in.score < min || i == best {
+			continue
+		}
+		if i < best && in.end > best || best < i && t.info[best].end > i {
+			continue // an ancestor or a part of best: the same content
+		}
+		if in.prose*2 < t.info[best].prose || in.link*3 > in.text {
+			continue // less of an article than best: a teaser, a box of links
+		}
+		if t.headlined(i) && (other < 0 || in.score > t.info[other].score) {
+			other = i
+		}
+	}
+	if other < 0 {
+		return best
+	}
+	return other
+}
+
+// textTitledScore is the share of the best score that a block under the headline that
+// repeats the title needs to be taken instead (titled).
+const textTitledScore = 0.7
+
+// headlined reports whether block i is headed by a headline that repeats the page's
+// title: the first <h1> or <h2> in it, before any prose; else the last in the siblings
+// before it or before its parent (the article's header beside its body), up to one that
+// holds more than a standfirst's prose (textHeadProse).
+func (t *textTree) headlined(i int32) bool {
+	if h := t.heading(i, true); h >= 0 {
+		return textRepeatsTitle(textOf(t.nodes[h], 1024), t.title)
+	}
+	c := t.nodes[i]
+	for up := 0; up < 2; up++ {
+		for s := c.PrevSibling; s != nil; s = s.PrevSibling {
+			j, ok := t.at[s]
+			if !ok {
+				continue
+			}
+			if t.info[j].prose > textHeadProse {
+				return false
+			}
+			if h := t.heading(j, false); h >= 0 {
+				return textRepeatsTitle(textOf(t.nodes[h], 1024), t.title)
+			}
+		}
+		if c = c.Parent; c == nil || t.at[c] <= t.body {
+			break
+		}
+	}
+	return false
+}
+
+// heading returns the index of the <h1> or <h2> that is node i or in it, -1 if none:
+// with first, the first in it before any paragraph of prose; else the last. It looks
+// through textHeadlineNodes nodes at most.
+func (t *textTree) heading(i int32, first bool) int32 {
+	if a := t.nodes[i].DataAtom; a == atom.H1 || a == atom.H2 {
+		return i
+	}
+	h := int32(-1)
+	for j := i + 1; j < t.info[i].end && j <= i+textHeadlineNodes; j++ {
+		if a := t.nodes[j].DataAtom; a == atom.H1 || a == atom.H2 {
+			if first {
+				return j
+			}
+			h = j
+		} else if first && t.info[j].prose > 0 && t.info[j].flags&textParagraph != 0 {
+			break
+		}
+	}
+	return h
+}
+
+// textHeadlineNodes is how many nodes of a block heading looks through.
+const textHeadlineNodes = 400
+
+// textHeadProse is the most prose, in characters, between a headline and the block it
+// heads (a standfirst, a byline).
+const textHeadProse = 300
 
 // credit adds the score of a paragraph of text characters and commas commas to the
 // block at p, which holds it, and to four of its ancestors, less at each level.

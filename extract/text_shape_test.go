@@ -245,6 +245,25 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph C"},
 		without: []string{"Home"},
 	}, {
+		// A stream of stories that loads the next article under the first (an
+		// infinite scroll): the article is the one whose headline the title repeats,
+		// not the longest of the stream.
+		name:  "stream of articles under the one the title names",
+		title: "Bees are back in town | The Paper",
+		html: `<div id="stream"><div class="story"><h1>Bees are back in town</h1><div class="byline">By Jane Doe</div><div class="body">` + textArticle(4) + `</div></div>` +
+			`<div class="story"><h2>Wasps leave the city for the winter</h2><div class="byline">By John Roe</div><div class="body">` + textArticle(4) + `<p>One more paragraph of the second story, as long as the others are, with its commas and its full stop.</p></div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"Wasps", "One more paragraph"},
+	}, {
+		// The article is the best scored and has its headline; a box of other stories
+		// after it, one of whose titles repeats the page's, is not taken for it.
+		name:  "article beside a box naming it",
+		title: "Removing a Firefox add-on - The Paper",
+		html: `<div class="post"><h1>Removing a Firefox add-on</h1><div class="entry">` + textArticle(4) + `</div></div>` +
+			`<div class="box" id="recent-posts"><h2>Recent posts</h2><ul>` + textFeedItems(4, `<li><h2><a href="/p/%">Removing a Firefox add-on, part %</a></h2><p>A short summary of the post number %, long enough to be read as prose, with commas, and a stop.</p></li>`) + `</ul></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"short summary"},
+	}, {
 		// A page with text of its own: what it hides stays hidden (a dialog asking to
 		// sign in, a second language's copy).
 		name:    "hidden block beside a shown article",

@@ -25,6 +25,9 @@ type textTree struct {
 	// (markBoilerplate), and the content is postsIn, the block that holds the posts.
 	posts   bool
 	postsIn int32
+	// title is the page's <title>, which names the article when the page holds
+	// several (titled).
+	title string
 	// unshown is set when an element of text was left out as not shown until a script
 	// shows it (textUnshown): a page whose text is all such is read again with them
 	// (htmlText).
