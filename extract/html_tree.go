@@ -854,12 +854,12 @@ func htmlReadAttrs(attrs []html.Attribute, z *html.Tokenizer, keep func(key []by
 
 // htmlTreeKeeps reports whether htmlTree keeps an attribute named key in its nodes:
 // those the main text (hidden, landmarks, class and id names, permalinks, code
-// languages, the type of an <input>) and htmlFromTree (links, metadata) read. A
-// heuristic that reads another needs it added here.
+// languages, the type of an <input>, the align of a picture's box) and htmlFromTree
+// (links, metadata) read. A heuristic that reads another needs it added here.
 func htmlTreeKeeps(key []byte) bool {
 	switch string(key) {
 	case "class", "id", "role", "style", "hidden", "aria-hidden", "itemprop", "lang",
-		"href", "src", "rel", "alt", "title", "name", "content", "property", "http-equiv", "type":
+		"href", "src", "rel", "alt", "title", "name", "content", "property", "http-equiv", "type", "align":
 		return true
 	}
 	return false

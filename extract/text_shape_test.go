@@ -557,6 +557,18 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D"},
 		without: []string{"Eagles Coach", "Ramming it down", "Hoang Son Pham"},
 	}, {
+		// A picture set beside the text with its caption in a box aligned or floated
+		// right (bbc.co.uk, turkishpress.com: <table align="right" width="203">)
+		// goes as a caption does; a box without a picture stays, and so does BBC's
+		// quotation beside the text, whose images (alt="") are quote marks.
+		name: "floated picture boxes",
+		html: `<div id="content">` + textArticle(2) + `<table border="0" cellspacing="0" align="right" width="203"><tr><td><div><img src="a.jpg" width="203" height="152" alt="The fire-damaged house"><div>The burnt-out shell of the house in Omagh</div></div></td></tr></table>` +
+			textPara(2) + `<div style="float: left; width: 167px"><img src="b.jpg"><br><div>Daniel Vettori celebrates after dismissing Bangladeshi batsman Shakib Al Hasan. (AFP)</div></div>` + textPara(3) +
+			`<div style="float:right">Paragraph of a floated box without a picture, long enough to be prose, with commas, clauses, and a full stop.</div>` + textPara(4) +
+			`<table align="right" width="208"><tr><td><img src="o.gif" alt=""></td><td><div><img src="start_quote.gif" alt=""><b>No matter what the cause, hostage-taking can never be justified</b></div><div>Foreign Office spokesman</div></td></tr></table>` + textPara(5) + `</div>`,
+		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D", "floated box without a picture", "Paragraph E", "hostage-taking can never be justified", "Paragraph F"},
+		without: []string{"burnt-out shell", "Daniel Vettori"},
+	}, {
 		name: "gallery of captions named by their class",
 		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<div class="item"><img src="%.jpg"><p class="image-caption">Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></div>`) + `</div>`,
 		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},

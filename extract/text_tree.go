@@ -557,6 +557,68 @@ func (t *textTree) namedCaption(n *html.Node) bool {
 // textCaptionMax is the most text, in characters, of a block named as a caption.
 const textCaptionMax = 500
 
+// caption reports whether the element n is a picture's caption: a <figcaption>, a block
+// named as a caption (namedCaption), or a picture set beside the text with its caption
+// (floatFigure).
+func (t *textTree) caption(n *html.Node) bool {
+	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n)
+}
+
+// floatFigure reports whether n is a picture set beside the article's text with its
+// caption, as old pages set a figure: a table or a block aligned or floated left or
+// right (<table align="right" width="200">, style="float: right") that holds a picture
+// (an <img> not marked as a decoration by an empty alt, as a spacer or the quote marks
+// around a quotation set beside the text are on BBC News' pages) and at most
+// textFloatCaptionMax characters of text, not mostly links (a teaser with its
+// thumbnail).
+func (t *textTree) floatFigure(n *html.Node) bool {
+	if n.DataAtom != atom.Table && n.DataAtom != atom.Div || !textFloated(n) {
+		return false
+	}
+	i, ok := t.at[n]
+	if !ok {
+		return false
+	}
+	in := &t.info[i]
+	if in.text == 0 || in.text > textFloatCaptionMax || in.link*2 > in.text {
+		return false
+	}
+	for j := i + 1; j < in.end; j++ {
+		if m := t.nodes[j]; m.DataAtom == atom.Img {
+			if alt, ok := htmlAttrAny(m, "alt"); !ok || strings.TrimSpace(alt) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textFloatCaptionMax is the most text, in characters, of a floated picture's box
+// whose text is its caption.
+const textFloatCaptionMax = 300
+
+// textFloated reports whether n is aligned or floated to the left or the right of the
+// text around it.
+func textFloated(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "align":
+			if strings.EqualFold(a.Val, "left") || strings.EqualFold(a.Val, "right") {
+				return true
+			}
+		case "style":
+			for decl := range strings.SplitSeq(a.Val, ";") {
+				k, v, ok := strings.Cut(decl, ":")
+				if ok && strings.EqualFold(strings.TrimSpace(k), "float") {
+					v = strings.TrimSpace(v)
+					return strings.EqualFold(v, "left") || strings.EqualFold(v, "right")
+				}
+			}
+		}
+	}
+	return false
+}
+
 // textCaptionName reports whether a class (or an id value) names a picture's caption
 // ("wp-caption-text", "pictureCaption", "caption__credit"), not a block's state of
 // holding one or not ("no_caption", "has-caption", "image-with-caption").

@@ -177,9 +177,10 @@ func (w *textWalker) writeNode(n *html.Node) {
 		w.out.sep = true
 		return
 	}
-	if (n.DataAtom == atom.Figcaption || w.t.namedCaption(n)) && w.captionGoes() {
-		// A figure's caption, or a block that its class names so (a heading, a
-		// table's cell...): it describes a picture the text does not hold.
+	if w.t.caption(n) && w.captionGoes() {
+		// A figure's caption, a block that its class names so (a heading, a table's
+		// cell...), a picture's box floated beside the text: it describes a picture
+		// the text does not hold.
 		w.out.sep = true
 		return
 	}
@@ -455,7 +456,7 @@ func (w *textWalker) captionGoes() bool {
 		for _, i := range w.picked {
 			w.pickedProse += t.info[i].prose + t.info[i].lprose
 			for j := i; j < t.info[i].end; j++ {
-				if n := t.nodes[j]; n.DataAtom == atom.Figcaption || t.namedCaption(n) {
+				if t.caption(t.nodes[j]) {
 					w.captions += t.info[j].prose + t.info[j].lprose
 					j = t.info[j].end - 1
 				}
@@ -837,7 +838,7 @@ func (w *textWalker) row(tr *html.Node, index int) {
 	md := w.out.md
 	cells := 0
 	for c := tr.FirstChild; c != nil && !w.out.full; c = c.NextSibling {
-		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th || w.t.gone(c) || w.t.namedCaption(c) && w.captionGoes() {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th || w.t.gone(c) || w.t.caption(c) && w.captionGoes() {
 			continue
 		}
 		switch {
