@@ -537,6 +537,17 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph B", "Paragraph C", "Paragraph D"},
 		without: []string{"Rob Ramage", "Lee Carsley"},
 	}, {
+		// Captions and credits named so in other languages, and a picture's credit named
+		// so: they go as captions do; headings whose ids are their words stay
+		// ("grundlegende" is no "legende", a slug of a heading is no caption's name).
+		name: "captions and credits named in other languages",
+		html: `<div class="article">` + textArticle(2) + `<div class="bild"><img src="a.jpg"><p class="bildunterschrift">Der Hafen im Winter, von der Brücke aus gesehen.</p><span class="photo-credit">Foto: Max Mustermann</span></div>` +
+			textPara(2) + `<p class="didascalia">Il porto d'inverno visto dal ponte.</p>` + textPara(3) +
+			`<h3 id="grundlegende-techniken">Grundlegende Techniken</h3><h3 id="how-to-add-captions-to-a-video-on-every-platform">How to add captions to a video</h3>` +
+			textPara(4) + `</div>`,
+		with:    []string{"Paragraph A", "Paragraph D", "Grundlegende Techniken", "How to add captions", "Paragraph E"},
+		without: []string{"Der Hafen im Winter", "Max Mustermann", "Il porto"},
+	}, {
 		// buzzfeed.com: a class that says a block has no caption ("no_caption") does
 		// not name a caption.
 		name: "a block without a caption",

@@ -620,21 +620,51 @@ func textFloated(n *html.Node) bool {
 }
 
 // textCaptionName reports whether a class (or an id value) names a picture's caption
-// ("wp-caption-text", "pictureCaption", "caption__credit"), not a block's state of
-// holding one or not ("no_caption", "has-caption", "image-with-caption").
+// ("wp-caption-text", "pictureCaption", "caption__credit", and in other languages
+// "bildunterschrift", "didascalia", "legende", "pie-de-foto"), not a block's state of
+// holding one or not ("no_caption", "has-caption", "image-with-caption"), or a
+// picture's credit ("photo-credit", "image-copyright", "bildnachweis").
 func textCaptionName(names string) bool {
-	i := strings.Index(names, "caption")
-	if i < 0 {
+	if len(names) > textCaptionNameMax {
 		return false
 	}
-	before := strings.TrimRight(names[:i], "-_")
-	for _, p := range []string{"no", "has", "with", "without"} {
-		if strings.HasSuffix(before, p) {
-			return false
+	if i := strings.Index(names, "caption"); i >= 0 {
+		before := strings.TrimRight(names[:i], "-_")
+		for _, p := range []string{"no", "has", "with", "without"} {
+			if strings.HasSuffix(before, p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, w := range textCaptionWords {
+		// At the start of a word: "grundlegende" is not a "legende".
+		if i := strings.Index(names, w); i == 0 || i > 0 && !unicode.IsLetter(rune(names[i-1])) {
+			return true
 		}
 	}
-	return true
+	if !strings.Contains(names, "credit") && !strings.Contains(names, "copyright") {
+		return false
+	}
+	for _, w := range textPictureNames {
+		if strings.Contains(names, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// textCaptionNameMax is the longest class or id value, in bytes, read for a caption's
+// name: a longer one is a heading's text made an id ("how-to-add-captions-to-a-video").
+const textCaptionNameMax = 40
+
+// textCaptionWords name a picture's caption, or its credit, in class and id values in
+// other languages than English.
+var textCaptionWords = []string{"bildunterschrift", "didascalia", "legende", "piedefoto", "pie-de-foto", "pie_de_foto", "bildtext", "bildnachweis", "fotonachweis"}
+
+// textPictureNames name a picture in class and id values: a credit or a copyright
+// so named is the picture's.
+var textPictureNames = []string{"photo", "image", "img", "picture", "foto", "bild"}
 
 // textAuthorMax is the most text, in characters, of a box about the author: a longer
 // block named so is a wrapper of the post ("s-author-none", a byline's span left open).
