@@ -548,6 +548,14 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph D", "Grundlegende Techniken", "How to add captions", "Paragraph E"},
 		without: []string{"Der Hafen im Winter", "Max Mustermann", "Il porto"},
 	}, {
+		// A picture's <figure> whose caption or credit is not in a <figcaption> goes as a
+		// caption does; a figure of a quotation stays.
+		name: "picture figures without a figcaption",
+		html: `<article>` + textArticle(2) + `<figure class="wp-block-image"><img src="a.jpg"><p>The harbour in winter, seen from the bridge. Photo: Jane Doe</p></figure>` + textPara(2) +
+			`<figure><blockquote><p>A quotation set in a figure, long enough to be prose, with commas, clauses, and a full stop.</p></blockquote><img src="q.png"></figure>` + textPara(3) + `</article>`,
+		with:    []string{"Paragraph A", "Paragraph C", "A quotation set in a figure", "Paragraph D"},
+		without: []string{"The harbour in winter"},
+	}, {
 		// buzzfeed.com: a class that says a block has no caption ("no_caption") does
 		// not name a caption.
 		name: "a block without a caption",

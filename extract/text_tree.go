@@ -561,7 +561,31 @@ const textCaptionMax = 500
 // named as a caption (namedCaption), or a picture set beside the text with its caption
 // (floatFigure).
 func (t *textTree) caption(n *html.Node) bool {
-	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n)
+	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n) || t.pictureFigure(n)
+}
+
+// pictureFigure reports whether n is a <figure> of a picture whose text, outside a
+// <figcaption> or in one, is its caption or credit: it holds an <img> or a <picture>,
+// at most textCaptionMax characters of text, and no quotation, code, table or list
+// (a figure of those is the article's own).
+func (t *textTree) pictureFigure(n *html.Node) bool {
+	if n.DataAtom != atom.Figure {
+		return false
+	}
+	i, ok := t.at[n]
+	if !ok || t.info[i].text == 0 || t.info[i].text > textCaptionMax {
+		return false
+	}
+	picture := false
+	for j := i + 1; j < t.info[i].end; j++ {
+		switch t.nodes[j].DataAtom {
+		case atom.Img, atom.Picture:
+			picture = true
+		case atom.Blockquote, atom.Pre, atom.Table, atom.Ul, atom.Ol:
+			return false
+		}
+	}
+	return picture
 }
 
 // floatFigure reports whether n is a picture set beside the article's text with its
