@@ -521,12 +521,13 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		without: []string{"Materiał chroniony"},
 	}, {
 		// bund.net: the picture over the article is not a <figure>, its caption credits
-		// the photograph; at the edge it goes, between paragraphs it stays.
+		// the photograph; at the edge it goes, and between paragraphs too, a picture and
+		// its caption alone in a block (pictureBlock).
 		name: "credited caption at the edge",
 		html: `<div class="article"><div class="image"><img src="a.jpg"><span class="bu">Das Hermelin ist im Winter gut getarnt. (mlharing / iStock.com)</span></div>` + textArticle(2) +
 			`<div class="image"><img src="b.jpg"><span class="bu">Ein Hermelin im Sommer. Foto: Jane Doe</span></div>` + textPara(2) + `</div>`,
-		with:    []string{"Paragraph A", "Ein Hermelin im Sommer", "Paragraph C"},
-		without: []string{"gut getarnt"},
+		with:    []string{"Paragraph A", "Paragraph C"},
+		without: []string{"gut getarnt", "Ein Hermelin im Sommer"},
 	}, {
 		// A caption that its class names so, not a <figcaption>, goes as one does where
 		// the article has more prose besides it: a WordPress image's "wp-caption-text",
@@ -587,6 +588,32 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 			`<table align="right" width="208"><tr><td><img src="o.gif" alt=""></td><td><div><img src="start_quote.gif" alt=""><b>No matter what the cause, hostage-taking can never be justified</b></div><div>Foreign Office spokesman</div></td></tr></table>` + textPara(5) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D", "floated box without a picture", "Paragraph E", "hostage-taking can never be justified", "Paragraph F"},
 		without: []string{"burnt-out shell", "Daniel Vettori"},
+	}, {
+		// A picture and a short text alone together in a block that no class names, the
+		// text set apart from the picture's line, is its caption and goes as one does:
+		// <div><img><div>caption</div></div>, <p><img><br>caption</p>,
+		// <span><img><em>caption</em></span>. A paragraph with a decoration (alt="") or an
+		// initial on its picture's line stays, and so do a teaser (a picture and its
+		// link), a block whose picture comes with a heading, a picture with words in a
+		// line of text, and a run of pictures each with its name (a team's faces).
+		name: "pictures with their captions alone in a block",
+		html: `<div class="story">` + textArticle(2) + `<div><img src="a.jpg"><div>The bridge at dawn, seen from the old market. Photo: Jane Doe</div></div>` + textPara(2) +
+			`<p><img src="b.jpg" width="600" height="400"><br>The harbour in winter, from the lighthouse.</p>` + textPara(3) +
+			`<p><span class="image"><img src="c.jpg"><em>Fishermen mending their nets on the quay.</em></span></p>` + textPara(4) +
+			`<p><img src="icon.png" alt=""><br>The council's report on the bridge, read by its clerk.</p>` +
+			`<p><img src="d.jpg">nce upon a time the bridge was a ferry, and the town paid the ferryman in fish.</p>` +
+			`<div><img src="e.jpg"><h3>Where the bridge stands</h3><p>A map of the river.</p></div>` + textPara(5) +
+			`<div><a href="/next"><img src="f.jpg"></a><a href="/next">The next story: the bridge's first year</a></div>` +
+			`<p>The ferry's last crossing <span><img src="g.jpg"><em>was on a Sunday in May</em></span>, the town says, and nobody missed it.</p>` +
+			`<div class="team"><div><img src="h.jpg"><div>Jane Doe, river engineer</div></div><div><img src="i.jpg"><div>John Roe, town clerk</div></div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D", "Paragraph E", "The council's report on the bridge", "nce upon a time", "Where the bridge stands", "A map of the river", "Paragraph F", "was on a Sunday in May", "Jane Doe, river engineer", "John Roe, town clerk"},
+		without: []string{"The bridge at dawn", "The harbour in winter", "Fishermen mending"},
+	}, {
+		// A gallery of pictures each with its caption alone in a block keeps them: they
+		// are its prose.
+		name: "gallery of pictures with captions in blocks",
+		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<div><img src="%.jpg"><p>Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water.</p></div>`) + `</div>`,
+		with: []string{"Photo 1: the bridge", "Photo 6: the bridge"},
 	}, {
 		name: "gallery of captions named by their class",
 		html: `<div class="gallery"><h1>The bridge through the year</h1>` + textFeedItems(6, `<div class="item"><img src="%.jpg"><p class="image-caption">Photo %: the bridge at dawn in its month, seen from the old market on the river's north bank, with the fog rising off the water and the first trams crossing it.</p></div>`) + `</div>`,

@@ -558,10 +558,151 @@ func (t *textTree) namedCaption(n *html.Node) bool {
 const textCaptionMax = 500
 
 // caption reports whether the element n is a picture's caption: a <figcaption>, a block
-// named as a caption (namedCaption), or a picture set beside the text with its caption
-// (floatFigure).
+// named as a caption (namedCaption), a picture set beside the text with its caption
+// (floatFigure), a <figure> of a picture (pictureFigure), or a picture and its caption
+// alone together in a block inside the article (pictureBlock).
 func (t *textTree) caption(n *html.Node) bool {
-	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n) || t.pictureFigure(n)
+	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n) || t.pictureFigure(n) || t.pictureBlock(n)
+}
+
+// pictureBlock reports whether n is a picture and its caption alone together in a block
+// that no class or id names (pictureAndText), inside the article: beside a paragraph of
+// prose (the block's own neighbour, or its wrapper's where the block is alone in it, up
+// to textPictureWrappers levels), and not one of a run of such blocks beside each other.
+// Cards in a grid, a forum's avatars with their names, logos with what they name are
+// pictures with their texts beside other such blocks, not beside the article's prose.
+func (t *textTree) pictureBlock(n *html.Node) bool {
+	if !t.pictureAndText(n) {
+		return false
+	}
+	x := n
+	for range textPictureWrappers {
+		prev, ptext := textElementBeside(x.PrevSibling, false)
+		next, ntext := textElementBeside(x.NextSibling, true)
+		if ptext || ntext {
+			return false // in a line of text, not a block of its own
+		}
+		if prev == nil && next == nil {
+			if x = x.Parent; x == nil {
+				return false
+			}
+			continue
+		}
+		prose := false
+		for _, m := range [2]*html.Node{prev, next} {
+			if m == nil {
+				continue
+			}
+			if m.DataAtom == n.DataAtom && t.pictureAndText(m) {
+				return false
+			}
+			if i, ok := t.at[m]; ok && t.info[i].flags&textParagraph != 0 && t.info[i].prose > 0 {
+				prose = true
+			}
+		}
+		return prose
+	}
+	return false
+}
+
+// textPictureWrappers is how many wrappers around a picture and its caption alone in
+// them pictureBlock climbs to find the article's prose beside them.
+const textPictureWrappers = 3
+
+// textElementBeside returns the first element from m on (its next siblings with next,
+// else its previous ones), past white space and comments, or reports that text comes
+// first.
+func textElementBeside(m *html.Node, next bool) (*html.Node, bool) {
+	for m != nil && m.Type != html.ElementNode {
+		if m.Type == html.TextNode && strings.TrimSpace(m.Data) != "" {
+			return nil, true
+		}
+		if next {
+			m = m.NextSibling
+		} else {
+			m = m.PrevSibling
+		}
+	}
+	return m, false
+}
+
+// pictureAndText reports whether n is a picture and a short text alone together in a
+// block: its first child (past white space) holds a picture and no text (an <img> not
+// marked as a decoration, a <picture>, a link or a box around one), and the rest, set
+// apart from the picture's line (a block or an inline element of its own, or text after
+// a <br>), is a short text (at most textPictureCaptionMax characters), not mostly links,
+// with no heading, list, term, quotation, table or further picture: <div><img><div>The
+// bridge at dawn. Photo: X</div></div>, <p><img><br>caption</p>,
+// <span><img><em>caption</em></span>. Text on the picture's own line is a paragraph with
+// an initial or an icon in it.
+func (t *textTree) pictureAndText(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Div, atom.P, atom.Span, atom.Center:
+	default:
+		return false
+	}
+	i, ok := t.at[n]
+	if !ok {
+		return false
+	}
+	in := &t.info[i]
+	if in.text == 0 || in.text > textPictureCaptionMax || in.link*2 > in.text {
+		return false
+	}
+	c := n.FirstChild
+	for c != nil && !textStandsBeside(c) {
+		c = c.NextSibling
+	}
+	if c == nil || c.Type != html.ElementNode {
+		return false
+	}
+	ci, ok := t.at[c]
+	if !ok || t.info[ci].text != 0 {
+		return false
+	}
+	picture := false
+	for j := ci; j < t.info[ci].end; j++ {
+		if m := t.nodes[j]; m.DataAtom == atom.Picture || m.DataAtom == atom.Img && !textDecoration(m) {
+			picture = true
+		}
+	}
+	if !picture {
+		return false
+	}
+	// The caption: past white space, a <br> then anything, or elements only.
+	c = c.NextSibling
+	for c != nil && !textStandsBeside(c) {
+		c = c.NextSibling
+	}
+	if c == nil {
+		return false
+	}
+	if c.DataAtom != atom.Br {
+		for m := c; m != nil; m = m.NextSibling {
+			if m.Type == html.TextNode && strings.TrimSpace(m.Data) != "" {
+				return false
+			}
+		}
+	}
+	for j := t.info[ci].end; j < in.end; j++ {
+		switch t.nodes[j].DataAtom {
+		case atom.Img, atom.Picture, atom.Video, atom.Iframe, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+			atom.Ul, atom.Ol, atom.Dl, atom.Dt, atom.Dd, atom.Blockquote, atom.Table, atom.Pre, atom.Figure, atom.Form:
+			return false
+		}
+	}
+	return true
+}
+
+// textPictureCaptionMax is the most text, in characters, of a picture's caption alone
+// with it in a block that no class names: a longer text is a paragraph under a picture.
+const textPictureCaptionMax = 200
+
+// textDecoration reports whether the picture m is marked as a decoration by an empty
+// alt: a spacer, an icon, the quote marks around a quotation set beside the text.
+func textDecoration(m *html.Node) bool {
+	alt, ok := htmlAttrAny(m, "alt")
+	return ok && strings.TrimSpace(alt) == ""
 }
 
 // pictureFigure reports whether n is a <figure> of a picture whose text, outside a
