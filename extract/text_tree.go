@@ -641,14 +641,11 @@ func (t *textTree) pictureAndText(n *html.Node) bool {
 	default:
 		return false
 	}
-	i, ok := t.at[n]
+	i, ok := t.shortText(n, textPictureCaptionMax)
 	if !ok {
 		return false
 	}
 	in := &t.info[i]
-	if in.text == 0 || in.text > textPictureCaptionMax || in.link*2 > in.text {
-		return false
-	}
 	c := n.FirstChild
 	for c != nil && !textStandsBeside(c) {
 		c = c.NextSibling
@@ -740,22 +737,27 @@ func (t *textTree) floatFigure(n *html.Node) bool {
 	if n.DataAtom != atom.Table && n.DataAtom != atom.Div || !textFloated(n) {
 		return false
 	}
-	i, ok := t.at[n]
+	i, ok := t.shortText(n, textFloatCaptionMax)
 	if !ok {
 		return false
 	}
-	in := &t.info[i]
-	if in.text == 0 || in.text > textFloatCaptionMax || in.link*2 > in.text {
-		return false
-	}
-	for j := i + 1; j < in.end; j++ {
-		if m := t.nodes[j]; m.DataAtom == atom.Img {
-			if alt, ok := htmlAttrAny(m, "alt"); !ok || strings.TrimSpace(alt) != "" {
-				return true
-			}
+	for j := i + 1; j < t.info[i].end; j++ {
+		if m := t.nodes[j]; m.DataAtom == atom.Img && !textDecoration(m) {
+			return true
 		}
 	}
 	return false
+}
+
+// shortText returns the index of the element n in the tree when it holds some text, at
+// most max characters, not mostly in links: a caption's length and shape.
+func (t *textTree) shortText(n *html.Node, max int32) (int32, bool) {
+	i, ok := t.at[n]
+	if !ok {
+		return 0, false
+	}
+	in := &t.info[i]
+	return i, in.text > 0 && in.text <= max && in.link*2 <= in.text
 }
 
 // textFloatCaptionMax is the most text, in characters, of a floated picture's box

@@ -1172,7 +1172,7 @@ func (w *textWalker) text() string {
 	if runsOnly {
 		w.prose = [2]int{w.runs[0], len(b) + 1}
 	}
-	if h := w.titleHead; h[1] > 0 && h[1] < len(b) && strings.TrimSpace(string(b[h[1]:])) != "" {
+	if h := w.titleHead; h[1] > 0 && h[1] < len(b) && len(bytes.TrimSpace(b[h[1]:])) > 0 {
 		cuts = append(cuts, h)
 	}
 	// The last paragraphs, when they are calls to action or disclosures, are an edge
