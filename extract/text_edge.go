@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -74,7 +75,7 @@ func textTailJunk(s string) bool {
 
 // textTailCalls are phrases, lower case, of the calls to action that end an article in
 // a paragraph of their own.
-var textTailCalls = []string{
+var textTailCalls = slices.Concat([]string{
 	// English
 	"subscribe", "newsletter", "follow us", "our app", "support our", "support us", "supporting our",
 	"letter to the editor", "we want to hear", "join our", "become a member",
@@ -87,10 +88,7 @@ var textTailCalls = []string{
 	// A post's metadata, the print edition's and the agencies' notes
 	"this entry was posted", "bookmark the permalink", "abgelegt unter", "appeared in print", "version of this article appeared", "links to weblogs",
 	"may not be published, broadcast", "non-commercial use only",
-	// Copyright lines
-	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
-	"riproduzione riservata", "wszelkie prawa zastrzeżone",
-}
+}, textRightsReserved) // and copyright lines
 
 // textDisclosures are phrases, lower case, of the notes a site sets over or under an
 // article about the article rather than its subject: that its links earn the site a
@@ -378,10 +376,12 @@ var textEndTools = []string{
 }
 
 // textRightsReserved is "All rights reserved", lower case, in the languages of
-// textTailCalls.
+// textTailCalls: a copyright line, in the last paragraphs' calls (textTailCalls) and in
+// the notices that end an article (textEndNotice).
 var textRightsReserved = []string{
 	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
-	"tutti i diritti riservati", "todos os direitos reservados", "wszelkie prawa zastrzeżone", "alle rechten voorbehouden",
+	"tutti i diritti riservati", "riproduzione riservata", "todos os direitos reservados", "wszelkie prawa zastrzeżone",
+	"alle rechten voorbehouden",
 }
 
 // textHasYear reports whether s holds a year of 1900-2099 as a number of its own.
