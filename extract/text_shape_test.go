@@ -663,6 +663,18 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph E"},
 		without: []string{"Written by", "amazing man", "Marie is known"},
 	}, {
+		// cmswire.com's box about the author inside the post's block, named in one word
+		// each ("authorinfo", "authordescription"), its biography longer than the 400
+		// characters that keep a block whose name only may be boilerplate; ids made of
+		// a heading's words ("authoring-libraries") name no box.
+		name: "author box named in one word",
+		html: `<div class="entrycontent">` + textArticle(5) + `<div id="authorinfo"><div id="authoravatar"><img src="/jeff.jpg" alt="Jeff"></div><div id="authordescription"><h2 class="author">Jeff Molander</h2>` +
+			`<p>Jeff Molander is the authority on making social media sell and corporate trainer to small businesses and global corporations alike. He is an accomplished entrepreneur, having co-founded what is today one of the largest affiliate networks, and a teacher at a business school, where he lectures on marketing, on selling, on the web and on the people who buy there, and he writes a newsletter on all of it every week, read by thousands.</p>` +
+			`<p>You can find Jeff on Twitter.</p></div></div></div>` +
+			`<div class="docs"><section id="authoring-libraries"><h2>Authoring libraries</h2>` + textPara(6) + `</section></div>`,
+		with:    []string{"Paragraph A", "Paragraph E", "Authoring libraries"},
+		without: []string{"Jeff Molander", "accomplished entrepreneur", "on Twitter"},
+	}, {
 		// A block whose class names an author but that is the post (Sandbox's
 		// "s-author-none" on the content's wrapper), or a byline's <span> a page left
 		// open around the text, stays.

@@ -1349,11 +1349,26 @@ var textMaybeNames = []string{
 // textAuthorWord reports whether the word w of a class or id value (split at anything
 // but letters and digits) names a box about the author, which is boilerplate unless it
 // holds prose: "author" or "authors" at the end of a word ("author-box", "post_author",
-// "postauthor"; not "authored-by-jane"), or a biography ("bio", "bios", "extendedbio").
+// "postauthor"; not "authored-by-jane"), or at its start before a box's word
+// (textAuthorBoxes: "authorbox", "authorinfo"), or a biography ("bio", "bios",
+// "extendedbio").
 func textAuthorWord(w string) bool {
+	if rest, ok := strings.CutPrefix(w, "author"); ok && rest != "" {
+		// Not "authoring", "authority", nor an id made of a heading's or an option's
+		// words ("authorltauthorgt").
+		for _, b := range textAuthorBoxes {
+			if strings.HasPrefix(rest, b) {
+				return true
+			}
+		}
+	}
 	w = strings.TrimSuffix(w, "s")
 	return strings.HasSuffix(w, "author") || strings.HasSuffix(w, "bio")
 }
+
+// textAuthorBoxes are the words that, written after "author" in one word, name a box
+// about the author ("authorbox", "authorinfo", "authorbio").
+var textAuthorBoxes = []string{"box", "info", "bio", "desc", "detail", "wrap", "card", "profile", "about", "block", "area", "section", "container", "panel"}
 
 // textWeakWords are words of class and id values that mark boilerplate unless a word of
 // textContentWords is there too.
