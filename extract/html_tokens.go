@@ -113,6 +113,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
 			rawNext = htmlRawText[a]
+			inTitle = false // a tag ends a <title> whose end tag is missing (see htmlUnended)
 			// Attributes are copied only for the elements read below (and style
 			// attributes when looking for requisites), so that markup of many small
 			// elements costs no allocation per element.
@@ -154,6 +155,10 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 			if a == atom.Noscript {
 				// Scripting is off, as for the tree: its content is markup.
 				z.NextIsNotRawText()
+				rawNext = false
+			}
+			if (a == atom.Title || a == atom.Textarea) && htmlUnended(body[pos:], a.String()) {
+				z.NextIsNotRawText() // as htmlTree reads it
 				rawNext = false
 			}
 			if tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Template) {
@@ -219,6 +224,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
+			inTitle = false
 			if req != nil {
 				req.end(a)
 			}
@@ -233,8 +239,6 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 					foreign--
 				}
 			case foreign > 0:
-			case a == atom.Title:
-				inTitle = false
 			case a == atom.A:
 				endAnchor()
 			}

@@ -106,6 +106,9 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 			if (a == atom.Script || a == atom.Style && (req == nil || !req.inStyle)) && b.rawText() {
 				b.rawNext = b.cur().Data // the tokenizer reads its text as script data or raw text
 			}
+			if b.escapable() && htmlUnended(body[pos:], b.cur().Data) {
+				b.z.NextIsNotRawText()
+			}
 		case html.EndTagToken:
 			name := b.tagName()
 			a := atom.Lookup(name)
@@ -167,6 +170,32 @@ func htmlRawEnd(b []byte, tag string) (end int, ok bool) {
 		}
 	}
 	return end, tag != "script" || !bytes.Contains(b[:end], []byte("<!--"))
+}
+
+// htmlUnended reports whether b, what follows the start tag of a <title> or a
+// <textarea> (tag "title" or "textarea"), holds no end tag that ends its text. The
+// tokenizer would read all the rest of the document as that element's text, so that
+// a page whose </title> was lost (a damaged copy, a cut-off template) would have no
+// body; it is read instead as older browsers read it, the element's text ending at
+// the next tag.
+func htmlUnended(b []byte, tag string) bool {
+	end, _ := htmlRawEnd(b, tag)
+	return end == len(b)
+}
+
+// escapable reports whether the current element is a <title> or a <textarea> of
+// HTML, whose text the tokenizer reads as escapable raw text.
+func (b *htmlBuilder) escapable() bool {
+	c := b.cur()
+	return c.Namespace == "" && (c.DataAtom == atom.Title || c.DataAtom == atom.Textarea)
+}
+
+// endUnended pops a <title> or a <textarea> that a tag finds still open: one whose
+// end tag the document lacks (see htmlUnended), as it holds text only.
+func (b *htmlBuilder) endUnended() {
+	if b.escapable() {
+		b.popTo(len(b.stack) - 1)
+	}
 }
 
 // node returns a new node from the slab.
@@ -350,6 +379,7 @@ func (b *htmlBuilder) text(t []byte) {
 // start adds the element of a start tag, named name (a when HTML knows it), with
 // attributes b.attrs; selfClosing when written <x/>.
 func (b *htmlBuilder) start(selfClosing bool, name []byte, a atom.Atom) error {
+	b.endUnended()
 	if a == atom.Html {
 		b.ensureHTML()
 		b.mergeAttrs(b.html)
@@ -580,6 +610,9 @@ func (b *htmlBuilder) cell(name []byte, a atom.Atom) error {
 
 // end closes the element of an end tag named name (a when HTML knows it).
 func (b *htmlBuilder) end(name []byte, a atom.Atom) {
+	if !htmlEqualFold(b.cur().Data, name) {
+		b.endUnended()
+	}
 	// In foreign content, the innermost open element of that name, up to the nearest
 	// HTML element.
 	for i := len(b.stack) - 1; i > 0 && b.stack[i].Namespace != ""; i-- {
