@@ -52,6 +52,19 @@ func TestTextShapes(t *testing.T) {
 		with    []string
 		without []string
 	}{{
+		// WordPress block themes give the page's <main> the id its skip link leads to
+		// ("wp--skip-link--target"); CIO Dive's wraps all its content in
+		// id="skip-link-target": the place a skip link leads to is the content.
+		name: "skip link's target",
+		html: `<body><a class="skip-link screen-reader-text" href="#skip-link-target">Skip to content</a>
+<nav><ul>` + textFeedItems(12, `<li><a href="/topic/%">Topic number % of the site's many sections</a></li>`) + `</ul></nav>
+<div class="page-inner-wrapper" id="skip-link-target"><section class="main-content"><ul class="feed">` +
+			textFeedItems(4, `<li class="feed__item"><h3><a href="/news/%">House passes bill %</a></h3><p class="feed__description">The act aims to cut red tape in order to meet soaring energy demand, story %.</p></li>`) +
+			`</ul></section></div>
+<footer>Contact us</footer></body>`,
+		with:    []string{"energy demand, story 1", "energy demand, story 4"},
+		without: []string{"Skip to content", "Topic number", "Contact us"},
+	}, {
 		// zeit.de (an article for subscribers, its text cut short): the kicker and the
 		// headline are spans of the <h1> with a screen-reader-only ": " between them
 		// and no white space.

@@ -1253,6 +1253,9 @@ func textIsTermClass(c string) bool {
 
 // textTokenNames reads one class (or an id value without spaces).
 func textTokenNames(names string) textNames {
+	if textSkipTarget(names) {
+		return namesContent
+	}
 	var f textNames
 	if textSureIndex.in(names) {
 		f |= namesSure
@@ -1300,6 +1303,13 @@ func textIsNote(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// textSkipTarget reports whether a class or an id value names the place a skip link
+// leads to ("wp--skip-link--target", WordPress's <main> in block themes;
+// "skiplink__destination"): the page's content, not the link.
+func textSkipTarget(c string) bool {
+	return strings.Contains(c, "skip") && (strings.Contains(c, "target") || strings.Contains(c, "destination"))
 }
 
 // textSureNames are substrings of class and id values that mark boilerplate whatever
