@@ -81,7 +81,10 @@ func (c *textChosen) write(base *canonParts, title string, max int, md bool) str
 func (c *textChosen) writeProse(base *canonParts, title string, max int, md bool) (text string, prose bool) {
 	t := c.t
 	w := textWalker{t: t, out: &textOut{max: max, md: md}, base: base, roots: c.roots, memo: c.memo, title: title, stop: c.stop, picked: c.picked, captions: -1}
-	for _, i := range c.picked {
+	for k, i := range c.picked {
+		if k > 0 && w.commentsBetween(c.picked[k-1], i) {
+			break
+		}
 		w.out.brk(2)
 		w.root, w.rootText, w.rootProse = i, t.info[i].text, t.info[i].prose+t.info[i].lprose
 		w.write(t.nodes[i])

@@ -480,6 +480,16 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph C"},
 		without: []string{"closed", "Stephen", "Liberals", "taxpayers"},
 	}, {
+		// The Telegraph's blogs of 2008: the post's paragraphs and each reader's comment
+		// are blocks of one shape side by side, chosen one by one, and the anchor named
+		// for the comments and their heading are between them, in no chosen block.
+		name: "comments after an anchor between chosen blocks",
+		html: `<div id="blog"><div class="story">` + textArticle(5) + `</div><a name="comments"></a><div class="yvhd">Comments</div>` +
+			`<p class="story">I live in the US, but have religiously read all of the Flashman books since first discovering them back when I worked in the North Sea, and I am sorry to hear of the passing of Mr. Fraser.<br><b>Posted by J.P. Fallon on January 6, 2008 1:41 PM</b><br><span class="small"><a href="mailto:x@example.com">Report this comment</a></span></p>` +
+			`<p class="story">Can we expect the memoirs of Moriarty or Ernst Stavro Blofeld to be the basis of a forthcoming series of affectionate biographical novels, after all?<br><b>Posted by Simon on January 6, 2008 1:12 PM</b></p></div>`,
+		with:    []string{"Paragraph A", "Paragraph E"},
+		without: []string{"Comments", "Flashman", "Moriarty", "Posted by"},
+	}, {
 		// A blog of 2008 whose comments' heading is a line in bold, not an <h3>; a line of
 		// dialogue ("No reply.") and a forum's reply count ("Reply 9") are no such heading.
 		name: "comments after a line in bold that says so",

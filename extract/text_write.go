@@ -379,6 +379,30 @@ func (w *textWalker) commentsBegin(n *html.Node) bool {
 	return w.commentsLine(n)
 }
 
+// commentsBetween reports whether the readers' comments begin between the chosen
+// blocks before and next, after a paragraph of prose: at an anchor named for them, a
+// heading or a line that heads them (commentsBegin) that neither holds, where a page
+// sets its comments beside the article's paragraphs as blocks of their shape (the
+// Telegraph's <p class="story"> for each paragraph and each comment) or as the next
+// of the chosen blocks. Never in a thread of posts (textTree.posts).
+func (w *textWalker) commentsBetween(before, next int32) bool {
+	t := w.t
+	if w.prose[1] == 0 || t.posts {
+		return false
+	}
+	for j := t.info[before].end; j < next; j++ {
+		in := &t.info[j]
+		if in.flags&textGone != 0 {
+			j = in.end - 1
+			continue
+		}
+		if in.end <= next && t.nodes[j].Type == html.ElementNode && w.commentsBegin(t.nodes[j]) {
+			return true
+		}
+	}
+	return false
+}
+
 // commentsStart reports whether the heading n, after a paragraph of prose, opens the
 // readers' comments that a page holds inside its content, as blogs do: by its text
 // ("Comments", "12 Kommentare", "717 Responses to ...", "Leave a Reply"), or by its
