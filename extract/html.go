@@ -453,7 +453,15 @@ func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOpt
 		}
 	}
 	p.Text = plain
-	if opts.TextFormat == TextMarkdown {
+	switch {
+	case plain == "":
+		// Neither reading found a text: the page's paragraphs are.
+		plain = textBaseline(root, opts.MaxTextBytes, false)
+		p.Text = plain
+		if opts.TextFormat == TextMarkdown {
+			p.Text = textBaseline(root, opts.MaxTextBytes, true)
+		}
+	case opts.TextFormat == TextMarkdown:
 		p.Text = c.write(base, p.Title, opts.MaxTextBytes, true)
 	}
 	p.SimHash = TextSimHash(plain)

@@ -188,3 +188,45 @@ func TestTextLargePage(t *testing.T) {
 		})
 	}
 }
+
+// TestTextBaseline checks the text of pages in which the heuristic finds none: their
+// paragraphs, each once (textBaseline), within the limit, as Markdown paragraphs; and
+// nothing where they hold too little to be a text.
+func TestTextBaseline(t *testing.T) {
+	para := func(n int) string {
+		return "Paragraph " + strconv.Itoa(n) + " of a story set in an aside, long enough to be read as prose by anyone."
+	}
+	// All of the page's text sits in blocks that are boilerplate by their names (a
+	// story shown once the reader consents, in two parts), none holding most of it.
+	cta := func(s string) string {
+		return `<div class="consent-gate"><h2>Part</h2>` + s + `</div>`
+	}
+	page := `<body>` + cta(`<p>`+para(1)+`</p><p>`+para(2)+`</p>`) + cta(`<p>`+para(3)+`</p><p>`+para(1)+`</p>`) +
+		cta(`<p>`+para(4)+`</p><pre>line one
+    line two</pre><script>var x = "<p>not text</p>"</script>`) + `</body>`
+	want := para(1) + "\n" + para(2) + "\n" + para(3) + "\n" + para(4) + "\nline one\nline two"
+	tests := []struct {
+		name, body string
+		format     TextFormat
+		max        int
+		want       string
+	}{
+		{"paragraphs once", page, TextPlain, 0, want},
+		{"markdown", page, TextMarkdown, 0, strings.ReplaceAll(want, "\n", "\n\n")},
+		{"limit", page, TextPlain, 50, para(1)[:50]},
+		{"too little", `<body>` + cta(`<p>Difficulty: easy</p>`) + cta(`<p>Length: 5 miles</p>`) + cta(`<p>Steward: Dave</p>`) + `</body>`, TextPlain, 0, ""},
+	}
+	for _, tt := range tests {
+		max := tt.max
+		if max == 0 {
+			max = DefaultMaxTextBytes
+		}
+		p, err := HTML(htmlTestURL, nil, []byte(tt.body), HTMLOptions{WithText: true, TextFormat: tt.format, MaxTextBytes: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Text != tt.want {
+			t.Errorf("%s: text\n%q\nwant\n%q", tt.name, p.Text, tt.want)
+		}
+	}
+}
