@@ -12,6 +12,10 @@ func textPara(n int) string {
 	return "<p>Paragraph " + string(rune('A'+n)) + " of the article, long enough to be prose, with commas, clauses, and a full stop at its end.</p>\n"
 }
 
+// textTeaserLong is a paragraph of prose longer than a teaser's summary
+// (textTeaserLine): an article's.
+const textTeaserLong = "The meeting ran late into the evening, and the hall was full: residents, shop owners and the council's engineers argued over the cost of the bridge, the years it would take to build, the traffic it would bring and the trees it would cost the park by the river."
+
 // textArticle is n paragraphs of prose.
 func textArticle(n int) string {
 	var b strings.Builder
@@ -921,6 +925,39 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		name: "copyright credit between paragraphs",
 		html: `<article>` + textArticle(2) + `<p>© 2008 Reuters</p>` + textPara(2) + `</article>`,
 		with: []string{"Paragraph A", "© 2008 Reuters", "Paragraph C"},
+	}, {
+		// news.com.au: after the story's paragraphs, in its block, a box of other
+		// stories, each a linked headline in an <h4> and its standfirst; a note of the
+		// site follows them. The text ends where the other stories begin.
+		name: "other stories after the article",
+		html: `<div class="story">` + textArticle(5) + `<p>` + textTeaserLong + `</p><div class="story-extras"><div class="group-header">More technology news</div>` +
+			textFeedItems(3, "<div class=\"item\"><div class=\"story-block\"><h4 class=\"heading\"><a href=\"/tech/%\">NASA to text space station alerts, part %</a></h4><p class=\"standfirst\">Galactic tourism may still be a daydream for most of us, but not for long, part %.</p></div></div>") +
+			`</div><p>Came straight to this page? Visit the site for all the latest news and reviews.</p></div>`,
+		with:    []string{"Paragraph A", "Paragraph E", "the hall was full"},
+		without: []string{"NASA to text", "Galactic tourism", "Came straight"},
+	}, {
+		// cbc.ca: the region's headlines after the story, a <dl> of linked headlines
+		// and their teasers, with a sentence of prose after each.
+		name: "headlines and teasers after the story's last paragraph",
+		html: `<div id="storybody">` + textArticle(5) + `<p>` + textTeaserLong + `</p><div class="lineuproll"><h3><a href="/nl/">More headlines</a></h3><dl>` +
+			textFeedItems(3, "<dt class=\"headline\"><a href=\"/nl/story/%\">Officer charged with drunk driving, story %</a></dt><dd>The constabulary has suspended one of its own, after an off-duty officer was charged, story %.</dd>") + `</dl></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph E", "the hall was full"},
+		without: []string{"More headlines", "Officer charged", "constabulary"},
+	}, {
+		// A list of linked stories with the article's prose after it is the article's
+		// ("Read more" between its paragraphs); so are footnotes, whose links lead
+		// within the page, and a guide's venues, each a linked name and a review longer
+		// than the guide's introduction.
+		name: "article's own lists of links",
+		html: `<div class="story">` + textArticle(5) + `<p>` + textTeaserLong + `</p><div class="read">` +
+			textFeedItems(3, "<p><a href=\"/read/%\">Earlier: the council's vote on the bridge, part %</a> The first plans for the bridge, what they would have cost and why the council turned them down.</p>") + `</div>` + textPara(6) + `<div class="notes">` +
+			textFeedItems(3, "<p><a href=\"#fn%\">Footnote %</a> The council's minutes of the meeting, page %.</p>") + `</div></div>`,
+		with: []string{"Paragraph A", "Earlier: the council's vote", "Paragraph G", "Footnote 3"},
+	}, {
+		name: "guide's venues after its introduction",
+		html: `<div class="guide">` + textArticle(5) + `<p>` + textTeaserLong + `</p><div class="venues">` +
+			textFeedItems(4, "<article class=\"venue\"><h3><a href=\"/venue/%\">Venue %</a></h3><p>"+strings.Repeat("The chef of venue % serves a tasting menu of the season, with a wine list of note. ", 4)+"</p></article>") + `</div></div>`,
+		with: []string{"Paragraph A", "Venue 1", "Venue 4", "The chef of venue 4"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

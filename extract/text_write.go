@@ -78,6 +78,10 @@ type textWalker struct {
 	headPruned bool
 	// code is set when a code block was written (textEndAtNotice).
 	code bool
+	// teasers are the spans of the output of lists of other stories written after a
+	// paragraph of prose (textTree.teaserList): the text ends at the first of them
+	// that no paragraph of the article's prose follows (teasersAt).
+	teasers []textSpan
 	// ended is set where the comments on the article begin (textIsCommentsHeading):
 	// nothing after it is written. Never in a thread of posts (textTree.posts): there
 	// the comments are the content.
@@ -98,10 +102,14 @@ func (w *textWalker) write(n *html.Node) {
 	}
 	kind := w.edgeKind(n, i)
 	start := len(w.out.b)
+	teasers := w.prose[1] > 0 && !w.roots[n] && !w.t.posts && w.t.teaserList(i)
 	w.writeNode(n)
 	end := len(w.out.b)
 	if end <= start {
 		return
+	}
+	if teasers {
+		w.teasers = append(w.teasers, textSpan{start, end, i})
 	}
 	if in := &w.t.info[i]; kind != edgeProse && in.flags&textRuns != 0 && in.text-in.link >= textProseLine && textProse(in.text, in.link) {
 		// Runs of prose of its own, between <br>s or empty <p></p>s: where the
@@ -702,6 +710,110 @@ func (t *textTree) teaserRun(i int32) bool {
 	return items >= 3 && text*10 >= t.info[i].text*7
 }
 
+// teaserList reports whether the block at i is a list of other stories, each under a
+// headline that links to it: a list of cards that are teasers (textTree.cards,
+// teasers: each item a linked headline and a line or two), a run of teasers
+// (teaserRun), or a block of two headings or more that are links, with at most a
+// teaser's text each. Their headlines are links to another page, not within this one
+// (a footnote's number, a heading's anchor), and words (textHeadline), not a term with
+// its colon; a list's items open with them (not a feature's name over its description
+// and a "Learn more" link).
+func (t *textTree) teaserList(i int32) bool {
+	n, in := t.nodes[i], &t.info[i]
+	if in.link == 0 || in.flags&textGone != 0 {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Ul, atom.Ol, atom.Dl:
+		return t.cards(i) && t.teasers(i) && t.headlines(i)
+	}
+	if in.heads >= 2 && in.text <= in.heads*textTeaserMax {
+		return t.linkedHeadings(i)
+	}
+	return t.teaserRun(i) && t.headlines(i)
+}
+
+// headlines reports whether nearly all the items of the block at i (its children with
+// text; a <dl>'s terms) open with a story's headline (storyHeadline).
+func (t *textTree) headlines(i int32) bool {
+	var items, ok int
+	dl := t.nodes[i].DataAtom == atom.Dl
+	for c := t.nodes[i].FirstChild; c != nil; c = c.NextSibling {
+		j, in := t.at[c]
+		if !in || c.Type != html.ElementNode || t.info[j].text == 0 || t.info[j].flags&textGone != 0 || dl && c.DataAtom != atom.Dt {
+			continue
+		}
+		items++
+		if t.storyHeadline(t.openingLink(c)) {
+			ok++
+		}
+	}
+	return items > 0 && ok*4 >= items*3
+}
+
+// linkedHeadings reports whether nearly all the headings in the block at i are
+// headlines of stories (storyHeadline), two at least.
+func (t *textTree) linkedHeadings(i int32) bool {
+	var heads, ok int
+	for j := i + 1; j < t.info[i].end; j++ {
+		if t.info[j].flags&textGone != 0 {
+			j = t.info[j].end - 1
+			continue
+		}
+		n := t.nodes[j]
+		if textHeadingLevel(n.DataAtom) == 0 || t.info[j].text == 0 {
+			continue
+		}
+		heads++
+		if t.storyHeadline(t.openingLink(n)) {
+			ok++
+		}
+		j = t.info[j].end - 1
+	}
+	return heads >= 2 && ok*4 >= heads*3
+}
+
+// openingLink returns the link that holds the first text of n, down its first children
+// with text, nil if that text is in none.
+func (t *textTree) openingLink(n *html.Node) *html.Node {
+	for depth := 0; depth < 5 && n != nil; depth++ {
+		if n.Type != html.ElementNode {
+			return nil
+		}
+		if j := t.at[n]; t.info[j].flags&textLink != 0 {
+			return n
+		}
+		n = t.firstWithText(n)
+	}
+	return nil
+}
+
+// storyHeadline reports whether the link a may be a story's headline: it leads to
+// another page, and its text is a headline (textHeadline).
+func (t *textTree) storyHeadline(a *html.Node) bool {
+	if a == nil {
+		return false
+	}
+	href := strings.TrimSpace(htmlAttr(a, "href"))
+	if href == "" || href[0] == '#' || strings.HasPrefix(strings.ToLower(href), "javascript:") {
+		return false
+	}
+	return textHeadline(textOf(a, textHeadlineMax+1))
+}
+
+// textHeadline reports whether s reads as a story's headline: words, at most
+// textHeadlineMax bytes; not a term with its colon ("Keywords:") nor a number.
+func textHeadline(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) > textHeadlineMax || strings.HasSuffix(s, ":") {
+		return false
+	}
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+// textHeadlineMax is the most text, in bytes, of a story's headline.
+const textHeadlineMax = 200
+
 // firstWithText returns the first child of n with text, or nil.
 func (t *textTree) firstWithText(n *html.Node) *html.Node {
 	for k := n.FirstChild; k != nil; k = k.NextSibling {
@@ -1187,6 +1299,14 @@ func (w *textWalker) truncate(n int) {
 // text returns the output with the junk at the edges of the content taken out, and the
 // heading that repeats the title when something follows it.
 func (w *textWalker) text() string {
+	if at := w.teasersAt(); at > 0 {
+		// The article ends where the other stories begin: what follows them is the
+		// page's, not the article's.
+		w.truncate(at)
+		if k := len(w.proses); k > 0 {
+			w.prose[1] = w.proses[k-1].end
+		}
+	}
 	b := w.out.b
 	var cuts [][2]int
 	// No paragraph of prose: the content's leading edge is where its runs of prose
@@ -1253,6 +1373,58 @@ func (w *textWalker) text() string {
 	}
 	out = append(out, b[at:]...)
 	return w.trimTail(strings.TrimLeft(string(out), "\n"))
+}
+
+// teasersAt returns where the first list of other stories (w.teasers) begins after
+// which the text holds no paragraph of prose outside such lists, 0 if none. The text
+// before it must be an article's: textArticleMin characters of prose, one paragraph
+// at least longer than a teaser's summary (textTeaserLine; a section's page is teasers
+// throughout), and more prose than the lists' teasers, which are prose by their
+// length: a list whose teasers outweigh the text before it is the page's own (a
+// guide's venues, each a linked name and its review; a documentation page's tiles).
+func (w *textWalker) teasersAt() int {
+	for _, s := range w.teasers {
+		var before, after, line int32
+		for _, p := range w.proses {
+			prose := w.t.info[p.i].prose
+			switch {
+			case p.end <= s.start:
+				before += prose
+				line = max(line, prose)
+			case p.start < s.start:
+			case !textInSpans(w.teasers, p.start, p.end):
+				after = -1
+			case after >= 0:
+				after += prose
+			}
+			if after < 0 {
+				break
+			}
+		}
+		if after >= 0 && before >= textArticleMin && line > textTeaserLine && after <= before {
+			return s.start
+		}
+	}
+	return 0
+}
+
+// textTeaserLine is the most prose, in characters, of a teaser's summary: a sentence.
+const textTeaserLine = 200
+
+// textSpan is a span of the output, from start to end.
+type textSpan struct {
+	start, end int
+	i          int32 // the block's index in the tree
+}
+
+// textInSpans reports whether [start, end) is inside one of spans.
+func textInSpans(spans []textSpan, start, end int) bool {
+	for _, s := range spans {
+		if s.start <= start && end <= s.end {
+			return true
+		}
+	}
+	return false
 }
 
 // textProseLine is the least text, in characters, of a line of prose, as of a
