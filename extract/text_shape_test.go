@@ -165,6 +165,19 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Paragraph G"},
 		without: []string{"Death Panels", "vastness", "Jobs Will Be Lost"},
 	}, {
+		// A guide's sections in a list of headed items between its paragraphs (a
+		// WordPress glossary's "4 Major Types of Mobile Apps") are the article, however
+		// much prose the article holds besides; a list of other stories' linked
+		// headlines among the paragraphs is not.
+		name: "headed list between the paragraphs",
+		html: `<article class="post type-glossary"><div class="entry-content">` + textArticle(6) + `<p>Here are the major types of apps.</p><ol class="list"><li><h3>Native Apps</h3><p>Native apps are built for one operating system, such as iOS or Android, and reach the device's camera.</p></li>` +
+			`<li><h3>Web Apps</h3><p>Web apps run in the mobile browser at once, with nothing to install, and are easy to reach from anywhere.</p></li>` +
+			`<li><h3>Hybrid Apps</h3><p>Hybrid apps combine the best features of both, built with web technologies yet installed from a store.</p></li></ol>` +
+			textPara(6) + `<ul class="more"><li><h3><a href="/a">First other story</a></h3><p>A line of its teaser.</p></li><li><h3><a href="/b">Second other story</a></h3><p>A line of its teaser.</p></li>` +
+			`<li><h3><a href="/c">Third other story</a></h3><p>A line of its teaser.</p></li></ul>` + textPara(7) + `</div></article>`,
+		with:    []string{"Paragraph A", "Native Apps\nNative apps are built", "Hybrid Apps", "Paragraph H"},
+		without: []string{"other story", "teaser"},
+	}, {
 		// A list whose items are headed stays when it is the article, rather than a
 		// part beside 500 characters of prose.
 		name: "headed list as the article",

@@ -342,14 +342,17 @@ func (w *textWalker) block(para int) {
 // paragraph that is nothing but a link, or a list of cards (textTree.cards) beside
 // textArticleMin characters of the content's prose: a slideshow or a gallery, whose
 // slides, each under its heading, outweigh the article they are put in; a <dl> of other
-// stories' linked headlines and their teasers.
+// stories' linked headlines and their teasers. A list of cards between the article's
+// paragraphs (textTree.amidProse) is the article's own, a guide's sections each under
+// its heading ("4 major types of apps: <ol><li><h3>Native apps</h3><p>..."), unless its
+// items are teasers (textTree.teasers): other stories' linked headlines.
 func (w *textWalker) prune(n *html.Node) bool {
 	i, ok := w.t.at[n]
 	if !ok {
 		return true
 	}
 	in := &w.t.info[i]
-	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl) && w.pre == 0 && w.rootProse-in.prose-in.lprose >= textArticleMin && w.t.cards(i) {
+	if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl) && w.pre == 0 && w.rootProse-in.prose-in.lprose >= textArticleMin && w.t.cards(i) && (w.t.teasers(i) || !w.t.amidProse(n)) {
 		return true
 	}
 	if in.text == 0 || in.link == 0 || w.pre > 0 || in.text*2 > w.rootText {
@@ -639,6 +642,33 @@ func (t *textTree) cards(i int32) bool {
 	// (linked, short): a listicle's or a guide's sections are items too, each a
 	// <div> with its heading and paragraphs, and they are the article.
 	return items >= 3 && headed*4 >= items*3 && (wrapped == 0 || t.teasers(i))
+}
+
+// amidProse reports whether the element n stands between paragraphs of prose among
+// its siblings: prose before it and prose after it in the same parent, as the lists of
+// an article's body do; a slideshow or a feed put in the content stands in a box of its
+// own, or after the article's last paragraph.
+func (t *textTree) amidProse(n *html.Node) bool {
+	return t.proseBeside(n.PrevSibling, false) && t.proseBeside(n.NextSibling, true)
+}
+
+// proseBeside reports whether the sibling s, or one of those before it (after it with
+// next), holds prose.
+func (t *textTree) proseBeside(s *html.Node, next bool) bool {
+	for ; s != nil; s = htmlSibling(s, next) {
+		if j, ok := t.at[s]; ok && t.info[j].prose > 0 && t.info[j].flags&textGone == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// htmlSibling returns the sibling after n with next, else the one before.
+func htmlSibling(n *html.Node, next bool) *html.Node {
+	if next {
+		return n.NextSibling
+	}
+	return n.PrevSibling
 }
 
 // headed returns how many wrappers deep the first text of the item n is a heading: 0
