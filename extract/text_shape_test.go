@@ -497,6 +497,16 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph C"},
 		without: []string{"closed", "Stephen", "Liberals", "taxpayers"},
 	}, {
+		// A TownNews paper of 2008: the story is runs of text between <br>s in a <span>,
+		// no paragraph until its block ends, and the comments' anchor follows it in a
+		// heading's <div> that holds only a picture.
+		name: "comments after an anchor below a story of runs",
+		html: `<div id="fullstory"><span class="story-detail">` + strings.Repeat("Juice Williams is not close to being in the league of the best, said two members of the defense, and they meant no disrespect.<br><br>", 6) +
+			`</span><br><div class="hednavy-lg"><a name="comment"></a><img src="/hed-comments.gif"></div>` +
+			`<div class="story-detail"><i><b>The following are comments from the readers. In no way do they represent the view of the paper.</b></i><p>Comment entries are limited to 100 words.</p><p>Go Illini, they will surprise everyone in Pasadena this year, mark my words on it.</p></div></div>`,
+		with:    []string{"Juice Williams"},
+		without: []string{"The following are comments", "limited to 100 words", "Go Illini"},
+	}, {
 		// The Telegraph's blogs of 2008: the post's paragraphs and each reader's comment
 		// are blocks of one shape side by side, chosen one by one, and the anchor named
 		// for the comments and their heading are between them, in no chosen block.

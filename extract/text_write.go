@@ -161,7 +161,7 @@ func (w *textWalker) writeNode(n *html.Node) {
 	default:
 		return
 	}
-	if w.prose[1] > 0 && w.cell == 0 && !w.t.posts && w.commentsBegin(n) {
+	if w.afterProse() && w.cell == 0 && !w.t.posts && w.commentsBegin(n) {
 		w.ended = true
 		return
 	}
@@ -390,6 +390,15 @@ func (w *textWalker) commentsBegin(n *html.Node) bool {
 	return w.commentsLine(n)
 }
 
+// afterProse reports whether what was written holds the article's prose, after which
+// readers' comments may begin (commentsBegin): a paragraph of prose, or textArticleMin
+// bytes of text where the article is runs of text between <br>s in a <span> or a
+// table's cell, which are no paragraph until their block ends (2008's news sites): an
+// anchor named for the comments at the top (a "jump to comments" target) ends nothing.
+func (w *textWalker) afterProse() bool {
+	return w.prose[1] > 0 || len(w.out.b) >= textArticleMin
+}
+
 // commentsBetween reports whether the readers' comments begin between the chosen
 // blocks before and next, after a paragraph of prose: at an anchor named for them, a
 // heading or a line that heads them (commentsBegin) that neither holds, where a page
@@ -398,7 +407,7 @@ func (w *textWalker) commentsBegin(n *html.Node) bool {
 // of the chosen blocks. Never in a thread of posts (textTree.posts).
 func (w *textWalker) commentsBetween(before, next int32) bool {
 	t := w.t
-	if w.prose[1] == 0 || t.posts {
+	if !w.afterProse() || t.posts {
 		return false
 	}
 	for j := t.info[before].end; j < next; j++ {
