@@ -659,6 +659,20 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph C", "Paragraph D", "Paragraph E", "The council's report on the bridge", "nce upon a time", "Where the bridge stands", "A map of the river", "Paragraph F", "was on a Sunday in May", "Jane Doe, river engineer", "John Roe, town clerk"},
 		without: []string{"The bridge at dawn", "The harbour in winter", "Fishermen mending"},
 	}, {
+		// guardian.co.uk (2008): the picture over the story in flat markup, its caption
+		// in small print on the line under it, no class to name it; also under a link
+		// around the picture, and in <small>. Small print under a decoration (alt=""),
+		// small print in a line of text, and text of the normal size under a picture stay.
+		name: "small print under a picture",
+		html: `<div id="GuardianArticle"><h1>Stolen Picasso recovered undamaged</h1><FONT SIZE="2"><B>Tom Phillips<BR>Thursday January 10, 2008</B><BR></FONT>` +
+			`<IMG SRC="picasso372.jpg" ALT="Police guard recovered paintings" WIDTH="372" HEIGHT="192"><BR><FONT FACE="Geneva,Arial" SIZE="1">Saved ... Sao Paulo police guard the recovered Picasso paintings. Photograph: Sebastiao Moreira/EPA<BR>&nbsp;</FONT><BR><BR>` +
+			`<div id="GuardianArticleBody">` + textArticle(2) + `<a href="big.jpg"><img src="small.jpg" alt="The museum"></a><br><small>The museum on Avenida Paulista.</small>` + textPara(2) +
+			`<img src="rule.gif" alt=""><br><font size="1">Small print under a rule between the paragraphs.</font>` + textPara(3) +
+			`<p>The thieves <img src="h.jpg" alt="a hand"><br><font size="-1">left the frames</font> behind them, the police said on Wednesday.</p>` +
+			`<img src="map.jpg" alt="A map"><br><font size="3">The city's museums, a text of the normal size under a map.</font>` + textPara(4) + `</div></div>`,
+		with:    []string{"Paragraph A", "Paragraph C", "Small print under a rule", "left the frames", "a text of the normal size", "Paragraph E"},
+		without: []string{"Saved ... Sao Paulo", "Avenida Paulista"},
+	}, {
 		// A gallery of pictures each with its caption alone in a block keeps them: they
 		// are its prose.
 		name: "gallery of pictures with captions in blocks",

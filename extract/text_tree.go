@@ -560,9 +560,72 @@ const textCaptionMax = 500
 // caption reports whether the element n is a picture's caption: a <figcaption>, a block
 // named as a caption (namedCaption), a picture set beside the text with its caption
 // (floatFigure), a <figure> of a picture (pictureFigure), or a picture and its caption
-// alone together in a block inside the article (pictureBlock).
+// alone together in a block inside the article (pictureBlock), or small print on the
+// line under a picture (smallCaption).
 func (t *textTree) caption(n *html.Node) bool {
-	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n) || t.pictureFigure(n) || t.pictureBlock(n)
+	return n.DataAtom == atom.Figcaption || t.namedCaption(n) || t.floatFigure(n) || t.pictureFigure(n) || t.pictureBlock(n) || t.smallCaption(n)
+}
+
+// smallCaption reports whether n is a picture's caption in a page's flat markup: small
+// print (<font size="1">, size="-1" or less, <small>) on a line of its own right under a
+// picture, at most textFloatCaptionMax characters, not mostly links: <img ...><br><font
+// size="1">Saved ... Photograph: Sebastiao Moreira/EPA</font><br>, as 2008's pages set a
+// picture's caption with no class to name it.
+func (t *textTree) smallCaption(n *html.Node) bool {
+	if n.DataAtom != atom.Font && n.DataAtom != atom.Small || n.DataAtom == atom.Font && !textSmallFont(n) {
+		return false
+	}
+	if _, ok := t.shortText(n, textFloatCaptionMax); !ok {
+		return false
+	}
+	br := textSiblingPast(n, false)
+	if br == nil || br.DataAtom != atom.Br || !textPicture(textSiblingPast(br, false)) {
+		return false
+	}
+	next := textSiblingPast(n, true)
+	return next == nil || next.Type == html.ElementNode && (next.DataAtom == atom.Br || textBlock[next.DataAtom])
+}
+
+// textSmallFont reports whether the <font> n sets its text smaller than the text around
+// it: size 1, or -1 and less.
+func textSmallFont(n *html.Node) bool {
+	v, ok := htmlAttrAny(n, "size")
+	switch strings.TrimSpace(v) {
+	case "1", "-1", "-2", "-3":
+		return ok
+	}
+	return false
+}
+
+// textSiblingPast returns the sibling of m after it (with next, else before it), past
+// white space and comments: nil if there is none.
+func textSiblingPast(m *html.Node, next bool) *html.Node {
+	for {
+		if next {
+			m = m.NextSibling
+		} else {
+			m = m.PrevSibling
+		}
+		if m == nil || m.Type != html.CommentNode && (m.Type != html.TextNode || strings.TrimSpace(m.Data) != "") {
+			return m
+		}
+	}
+}
+
+// textPicture reports whether m is a picture: an <img> not marked as a decoration by an
+// empty alt (textDecoration), or a link around one alone.
+func textPicture(m *html.Node) bool {
+	if m != nil && m.DataAtom == atom.A {
+		c := m.FirstChild
+		if c != nil && (c.Type == html.CommentNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) == "") {
+			c = textSiblingPast(c, true)
+		}
+		if c == nil || textSiblingPast(c, true) != nil {
+			return false
+		}
+		m = c
+	}
+	return m != nil && m.Type == html.ElementNode && m.DataAtom == atom.Img && !textDecoration(m)
 }
 
 // pictureBlock reports whether n is a picture and its caption alone together in a block
