@@ -739,6 +739,16 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph E", "Authoring libraries"},
 		without: []string{"Jeff Molander", "accomplished entrepreneur", "on Twitter"},
 	}, {
+		// AllThingsD: the post is the page's role=main; beside it a sidebar's box of
+		// prose about the section ("Along with original content...") that no class names
+		// as boilerplate, and over it a notice that the browser is out of date.
+		name: "prose beside the page's main",
+		html: `<div id="wrap"><div class="notice"><p>You are using an outdated browser that is no longer supported, which may leave you open to security holes; please update it.</p></div>` +
+			`<div id="main" role="main">` + textArticle(4) + `</div><div id="side"><div class="module"><div class="module-header">Voices</div>` +
+			`<p>Along with original content and posts from across the network, this section includes must-reads from other web sites, pieces we have read, discussions we have followed, stuff we like, six posts a day from sites we picked.</p></div></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"outdated browser", "Voices", "Along with original content"},
+	}, {
 		// A block whose class names an author but that is the post (Sandbox's
 		// "s-author-none" on the content's wrapper), or a byline's <span> a page left
 		// open around the text, stays.
