@@ -452,15 +452,18 @@ func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOpt
 			c, plain = shown, text
 		}
 	}
+	baseline := false
+	if plain == "" || len(plain) < textBaselineShort && textProseChars(plain) == 0 {
+		// Neither reading found a text, or only short lines without prose where the
+		// page's paragraphs hold an article's: the paragraphs are the text.
+		if b := textBaseline(root, opts.MaxTextBytes, false); plain == "" || textProseChars(b) >= textArticleMin {
+			plain, baseline = b, true
+		}
+	}
 	p.Text = plain
 	switch {
-	case plain == "":
-		// Neither reading found a text: the page's paragraphs are.
-		plain = textBaseline(root, opts.MaxTextBytes, false)
-		p.Text = plain
-		if opts.TextFormat == TextMarkdown {
-			p.Text = textBaseline(root, opts.MaxTextBytes, true)
-		}
+	case baseline && opts.TextFormat == TextMarkdown:
+		p.Text = textBaseline(root, opts.MaxTextBytes, true)
 	case opts.TextFormat == TextMarkdown:
 		p.Text = c.write(base, p.Title, opts.MaxTextBytes, true)
 	}

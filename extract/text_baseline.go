@@ -11,6 +11,10 @@ import (
 // hold to be a page's text.
 const textBaselineMin = 100
 
+// textBaselineShort is the longest text, in bytes, without a line of prose that the
+// heuristic's choice may be and textBaseline's paragraphs still replace it.
+const textBaselineShort = 300
+
 // textBaselineSkip lists the elements whose subtree textBaseline never reads: what no
 // reader sees as text. A <noscript> is read, its content being what a reader without
 // scripts sees.
@@ -21,13 +25,14 @@ var textBaselineSkip = map[atom.Atom]bool{
 }
 
 // textBaseline is the main text of a page in which the heuristic found none, every
-// block being boilerplate or none holding text (a page whose content sits in blocks
-// named for something else): the text of its paragraphs, preformatted blocks and
-// quotations in document order, each once, as trafilatura's baseline reads a page, a
-// line for each (a line of a <pre> for each of its lines, its indentation collapsed);
-// nothing when they hold less than textBaselineMin bytes. A reader of such a page sees
-// its text somewhere, and an empty text would lose the page. Markdown has the lines as
-// paragraphs.
+// block being boilerplate or none holding text, or found only a few short lines where
+// the page's paragraphs hold an article's prose (a page whose content sits in blocks
+// named for something else, such as an <aside>): the text of its paragraphs,
+// preformatted blocks and quotations in document order, each once, as trafilatura's
+// baseline reads a page, a line for each (a line of a <pre> for each of its lines, its
+// indentation collapsed); nothing when they hold less than textBaselineMin bytes. A
+// reader of such a page sees its text somewhere, and an empty text would lose the page.
+// Markdown has the lines as paragraphs.
 func textBaseline(doc *html.Node, max int, md bool) string {
 	w := textWriter{max: max, lines: true}
 	seen := make(map[string]bool)
@@ -68,4 +73,16 @@ func textBaseline(doc *html.Node, max int, md bool) string {
 		s = htmlCut(strings.ReplaceAll(s, "\n", "\n\n"), max)
 	}
 	return s
+}
+
+// textProseChars returns the characters of the lines of prose of a text (textIsProseLine).
+func textProseChars(s string) int {
+	total := 0
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		if n, _ := textCount(line); textIsProseLine(line, n) {
+			total += int(n)
+		}
+	}
+	return total
 }

@@ -194,7 +194,7 @@ func TestTextLargePage(t *testing.T) {
 // nothing where they hold too little to be a text.
 func TestTextBaseline(t *testing.T) {
 	para := func(n int) string {
-		return "Paragraph " + strconv.Itoa(n) + " of a story set in an aside, long enough to be read as prose by anyone."
+		return "Paragraph " + strconv.Itoa(n) + " of a story told in a box that the page names for something else, long enough to be read as prose by anyone."
 	}
 	// All of the page's text sits in blocks that are boilerplate by their names (a
 	// story shown once the reader consents, in two parts), none holding most of it.
@@ -214,6 +214,12 @@ func TestTextBaseline(t *testing.T) {
 		{"paragraphs once", page, TextPlain, 0, want},
 		{"markdown", page, TextMarkdown, 0, strings.ReplaceAll(want, "\n", "\n\n")},
 		{"limit", page, TextPlain, 50, para(1)[:50]},
+		// Starcasm's post sits in an <aside> (a sidebar to the heuristic), and all it
+		// finds besides is a comment form's heading and a line of links.
+		{"aside", `<body><div id="container"><section id="leftColumn"><aside class="blogPost"><h1>Honey Boo Boo</h1><div class="blogContent"><p>` + para(1) + `</p><p>` + para(2) + `</p><p>` + para(3) + `</p><p>` + para(4) + `</p><p>` + para(5) + `</p><p>` + para(6) + `</p><p>` + para(7) + `</p></div></aside>` +
+			`<div id="respond"><h3>SPEAK YOUR MIND</h3><p>Signed in as Guest <a href="/login">Sign in</a> or <a href="/join">Join</a></p></div></section>` +
+			`</div><footer>` + textFeedItems(30, `<a href="/page%">Page % of the site's many sections</a> `) + `</footer></body>`,
+			TextPlain, 0, para(1) + "\n" + para(2) + "\n" + para(3) + "\n" + para(4) + "\n" + para(5) + "\n" + para(6) + "\n" + para(7) + "\nSigned in as Guest Sign in or Join"},
 		{"too little", `<body>` + cta(`<p>Difficulty: easy</p>`) + cta(`<p>Length: 5 miles</p>`) + cta(`<p>Steward: Dave</p>`) + `</body>`, TextPlain, 0, ""},
 	}
 	for _, tt := range tests {
