@@ -991,6 +991,14 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph E", "the hall was full"},
 		without: []string{"More headlines", "Officer charged", "constabulary"},
 	}, {
+		// sify.com (ANI's stories): after the story and the agency's notice, a table
+		// of the section's other stories, each row a linked headline and its teaser.
+		name: "table of other stories after the story",
+		html: `<div class="story">` + textArticle(5) + `<p>` + textTeaserLong + `</p><p>© 2007 ANI</p><table><tr><td><a href="/news/">More</a></td></tr>` +
+			textFeedItems(3, "<tr><td class=\"sectionarticle\"><a href=\"/news/%\">Army Day reception, story %</a> New Delhi, Jan 15 (ANI): the army marked its day, story %.</td></tr>") + `</table></div>`,
+		with:    []string{"Paragraph A", "Paragraph E", "the hall was full"},
+		without: []string{"Army Day", "New Delhi"},
+	}, {
 		// A list of linked stories with the article's prose after it is the article's
 		// ("Read more" between its paragraphs); so are footnotes, whose links lead
 		// within the page, and a guide's venues, each a linked name and a review longer

@@ -752,8 +752,8 @@ func (t *textTree) teaserRun(i int32) bool {
 // teaserList reports whether the block at i is a list of other stories, each under a
 // headline that links to it: a list of cards that are teasers (textTree.cards,
 // teasers: each item a linked headline and a line or two), a run of teasers
-// (teaserRun), or a block of two headings or more that are links, with at most a
-// teaser's text each. Their headlines are links to another page, not within this one
+// (teaserRun; a table's rows too), or a block of two headings or more that are links,
+// with at most a teaser's text each. Their headlines are links to another page, not within this one
 // (a footnote's number, a heading's anchor), and words (textHeadline), not a term with
 // its colon; a list's items open with them (not a feature's name over its description
 // and a "Learn more" link).
@@ -768,6 +768,12 @@ func (t *textTree) teaserList(i int32) bool {
 	}
 	if in.heads >= 2 && in.text <= in.heads*textTeaserMax {
 		return t.linkedHeadings(i)
+	}
+	if n.DataAtom == atom.Table {
+		// A table's rows are in its <tbody>.
+		if b := t.firstWithText(n); b != nil && b.DataAtom == atom.Tbody {
+			i = t.at[b]
+		}
 	}
 	return t.teaserRun(i) && t.headlines(i)
 }
