@@ -178,6 +178,16 @@ func TestTextShapes(t *testing.T) {
 		with:    []string{"Paragraph A", "Native Apps\nNative apps are built", "Hybrid Apps", "Paragraph H"},
 		without: []string{"other story", "teaser"},
 	}, {
+		// The same list as the body of a section under its own heading, between
+		// the article's paragraphs (tp-link.com's guide: <section><h2>Features of a Whole Home
+		// WiFi System</h2><ul><li><img><h3>...</h3><p>...</p></li>...</ul></section>).
+		name: "headed list as a section's body",
+		html: `<div class="content">` + textArticle(4) + `<section class="d"><h2>Features of a Mesh System</h2><ul><li><img src="d1.png" alt="Mesh range"><h3>One Network for Your Home</h3><p>Mesh technology lets you stay online even if one of your nodes fails, on one network upstairs and down.</p></li>` +
+			`<li><img src="d2.png" alt="Two routers"><h3>Stable Long-Range Connection</h3><p>Each node piggybacks off the signal of the others, so the connection holds at the top of the stairs.</p></li>` +
+			`<li><img src="d3.png" alt="The app"><h3>Easy Setup and Management</h3><p>Most mesh routers come with an app to set the network up, check its speeds and enact parental controls.</p></li></ul></section>` +
+			textPara(4) + textPara(5) + textPara(6) + `</div>`,
+		with: []string{"Paragraph A", "One Network for Your Home\nMesh technology", "Easy Setup and Management", "Paragraph G"},
+	}, {
 		// A list whose items are headed stays when it is the article, rather than a
 		// part beside 500 characters of prose.
 		name: "headed list as the article",

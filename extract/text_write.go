@@ -658,15 +658,32 @@ func (t *textTree) cards(i int32) bool {
 // an article's body do; a slideshow or a feed put in the content stands in a box of its
 // own, or after the article's last paragraph.
 func (t *textTree) amidProse(n *html.Node) bool {
-	return t.proseBeside(n.PrevSibling, false) && t.proseBeside(n.NextSibling, true)
+	return t.proseBeside(n, false) && t.proseBeside(n, true)
 }
 
-// proseBeside reports whether the sibling s, or one of those before it (after it with
-// next), holds prose.
-func (t *textTree) proseBeside(s *html.Node, next bool) bool {
-	for ; s != nil; s = htmlSibling(s, next) {
-		if j, ok := t.at[s]; ok && t.info[j].prose > 0 && t.info[j].flags&textGone == 0 {
-			return true
+// proseBeside reports whether a sibling before n (after it with next) holds prose; or,
+// when those are only a heading (before) or nothing (after), a sibling of n's parent:
+// a list that is a section's body under the section's heading.
+func (t *textTree) proseBeside(n *html.Node, next bool) bool {
+	for up := 0; up < 2 && n != nil; up, n = up+1, n.Parent {
+		other := false
+		for s := htmlSibling(n, next); s != nil; s = htmlSibling(s, next) {
+			j, ok := t.at[s]
+			if !ok || t.info[j].flags&textGone != 0 || t.info[j].text == 0 {
+				continue
+			}
+			if t.info[j].prose > 0 {
+				return true
+			}
+			if next || s.Type != html.ElementNode || !t.isHeading(j) {
+				other = true
+			}
+		}
+		if other {
+			return false
+		}
+		if j, ok := t.at[n.Parent]; !ok || j <= t.body {
+			return false
 		}
 	}
 	return false
