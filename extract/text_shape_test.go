@@ -188,6 +188,17 @@ func TestTextShapes(t *testing.T) {
 			textPara(4) + textPara(5) + textPara(6) + `</div>`,
 		with: []string{"Paragraph A", "One Network for Your Home\nMesh technology", "Easy Setup and Management", "Paragraph G"},
 	}, {
+		// A highlighter's tokens in a block of code are named for what they are in the
+		// code (highlight.js's hljs-comment, Prism's "token comment"), not readers'
+		// comments: the code's comments stay.
+		name: "highlighted comments in code",
+		html: `<article class="post">` + textArticle(3) + `<pre><code class="language-bash hljs"><span class="hljs-comment"># initialize git</span>
+git init
+<span class="hljs-comment"># clone repo</span>
+git clone &lt;repo url&gt;</code></pre><pre class="language-js"><code class="language-js"><span class="token comment">// no boolean coercion</span>
+<span class="token keyword">if</span> (x) {}</code></pre>` + textPara(3) + `</article>`,
+		with: []string{"# initialize git\ngit init\n# clone repo", "// no boolean coercion\nif (x) {}", "Paragraph D"},
+	}, {
 		// A list whose items are headed stays when it is the article, rather than a
 		// part beside 500 characters of prose.
 		name: "headed list as the article",

@@ -443,8 +443,9 @@ func textSameShape(a, b *html.Node) bool {
 }
 
 // textMarks is what markBoilerplate reads a node with: the page's text and prose, in
-// characters, and the end of the <article>, <main>... being read.
-type textMarks struct{ total, prose, hint int32 }
+// characters, the end of the <article>, <main>... being read, and the end of the <pre>
+// or <code> being read (whose elements' names are not read).
+type textMarks struct{ total, prose, hint, code int32 }
 
 // mark judges the node at i, whose ancestors have been, and marks it when it is
 // boilerplate; kind is what its name says it is.
@@ -456,6 +457,15 @@ func (t *textTree) mark(i int32, m *textMarks) (kind textKind, marked bool) {
 	}
 	if n.Type != html.ElementNode {
 		return textContent, false
+	}
+	if i < m.code {
+		// Inside a block of code: its classes name a highlighter's tokens
+		// (<span class="hljs-comment">, <span class="token comment">), not the page's
+		// boxes.
+		return textContent, false
+	}
+	if n.DataAtom == atom.Pre || n.DataAtom == atom.Code {
+		m.code = in.end
 	}
 	if in.flags&textHint != 0 && textIsHint(n) {
 		m.hint = max(m.hint, in.end)
