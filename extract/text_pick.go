@@ -13,7 +13,7 @@ import (
 // three more ancestors; a block's score is then discounted by the share of its text in
 // links and moved by its class and id, and the best block wins. Its siblings that
 // score close to it, or are prose (unless named as maybe boilerplate: a sidebar, a
-// widget; or beside a winner that is the page's <main>), join it, with the headings between them; a sibling under two linked
+// widget; or beside a winner that is the page's <main> or an <article>), join it, with the headings between them; a sibling under two linked
 // headlines is a list of teasers and does not, nor does a column of other stories
 // (textTree.feed), whose prose is then no part of the page's. When they hold a third
 // of the page's prose or less, the article is spread wider: the winner's parent is
@@ -374,10 +374,12 @@ func (t *textTree) siblings(best int32) (picked []int32, teasers int32) {
 		return []int32{best}, 0
 	}
 	threshold := max(10, t.info[best].score*0.2)
-	// Beside the page's <main> (role=main), a block is outside what the page marks as
-	// its main content: it joins by its score, not by its prose (a column's "About"
-	// box, a sidebar of prose beside the main column).
+	// Beside the page's <main> (role=main) or an <article>, a block is outside what the
+	// page marks as its main content or as a composition of its own: it joins by its
+	// score, not by its prose (a column's "About" box, a sidebar of prose, another
+	// story's teaser). Not a sibling <article> of one shape: a forum's posts.
 	main := textIsMain(t.nodes[best])
+	article := t.nodes[best].DataAtom == atom.Article
 	heading := int32(-1) // a heading waiting for the block after it
 	for c := t.nodes[parent].FirstChild; c != nil; c = c.NextSibling {
 		i, ok := t.at[c]
@@ -398,7 +400,7 @@ func (t *textTree) siblings(best int32) (picked []int32, teasers int32) {
 			heading = -1
 			continue
 		case in.flags&textScored != 0 && in.score >= threshold:
-		case in.prose*2 >= in.text && in.link*4 < in.text && !main && !t.maybeAside(c):
+		case in.prose*2 >= in.text && in.link*4 < in.text && !main && !(article && !textSameShape(t.nodes[best], c)) && !t.maybeAside(c):
 		case c.Type == html.ElementNode && in.link == 0 && t.isHeading(i):
 			heading = i
 			continue

@@ -770,6 +770,18 @@ Status of this memo</pre>` + textArticle(3) + `</div>`,
 		with:    []string{"Paragraph A", "Paragraph D"},
 		without: []string{"outdated browser", "Voices", "Along with original content"},
 	}, {
+		// msn.com, Breitbart: the story is an <article>; beside it a block of prose that
+		// is not the story's (a commission disclosure, a teaser of another story). A
+		// forum's posts are <article>s of one shape side by side: all stay.
+		name:    "prose beside an article winner",
+		html:    `<div id="page"><article class="story">` + textArticle(4) + `</article><div class="box"><p>Aisha's salon and spa chain bans men from entering any of its twenty-five locations after one man's act, which the owners, their staff and their clients had asked for since the summer.</p></div></div>`,
+		with:    []string{"Paragraph A", "Paragraph D"},
+		without: []string{"salon and spa"},
+	}, {
+		name: "a forum's posts as articles of one shape",
+		html: `<div id="thread"><article class="message post">` + textArticle(3) + `</article><article class="message reply"><p>I am a beginner, I have been riding trails now for a long time, but have not done any mountain biking yet, so I am going to start learning around Pittsburgh.</p></article></div>`,
+		with: []string{"Paragraph A", "Paragraph C", "Pittsburgh"},
+	}, {
 		// A block whose class names an author but that is the post (Sandbox's
 		// "s-author-none" on the content's wrapper), or a byline's <span> a page left
 		// open around the text, stays.
