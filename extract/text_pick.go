@@ -13,9 +13,10 @@ import (
 // three more ancestors; a block's score is then discounted by the share of its text in
 // links and moved by its class and id, and the best block wins. Its siblings that
 // score close to it, or are prose (unless named as maybe boilerplate: a sidebar, a
-// widget; or beside a winner that is the page's <main> or an <article>), join it, with the headings between them; a sibling under two linked
-// headlines is a list of teasers and does not, nor does a column of other stories
-// (textTree.feed), whose prose is then no part of the page's. When they hold a third
+// widget; or beside a winner that is the page's <main> or an <article>), join it, with
+// the headings between them; a sibling under two linked headlines is a list of teasers
+// and does not, nor does a column of other stories (textTree.feed), whose prose is then
+// no part of the page's. When they hold a third
 // of the page's prose or less, the article is spread wider: the winner's parent is
 // tried, as long as it is not mostly links and its prose is not mostly elsewhere (a
 // feed beside the article); a winner of textArticleMin characters of prose under a
