@@ -46,6 +46,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 		inTitle  = false
 		seenHTML = false
 		attrs    []html.Attribute // of the start tag being read, when htmlScanAttrs lists it
+		ends     htmlEndsSeen     // where the end tags of <title>s and <textarea>s were looked for
 	)
 	inStyle := func() bool { return req != nil && req.inStyle }
 	// reads reports whether the link scan reads the text at this point: the title, an
@@ -157,8 +158,11 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 				z.NextIsNotRawText()
 				rawNext = false
 			}
-			if (a == atom.Title || a == atom.Textarea) && htmlUnended(body[pos:], a.String()) {
-				z.NextIsNotRawText() // as htmlTree reads it
+			// An element whose end tag the document lacks ends at the next tag, as
+			// htmlTree reads it: it is not counted as open.
+			unended := (a == atom.Title || a == atom.Textarea) && htmlUnended(body, pos, a.String(), ends.of(a))
+			if unended {
+				z.NextIsNotRawText()
 				rawNext = false
 			}
 			if tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Template) {
@@ -215,7 +219,7 @@ func htmlScan(p *Page, page *canonParts, body []byte, opts HTMLOptions, skipText
 					alt, _ = attr("alt")
 				}
 			}
-			if tt == html.StartTagToken && (textSkip[a] || a == atom.Header) && !htmlVoid[a] {
+			if tt == html.StartTagToken && (textSkip[a] || a == atom.Header) && !htmlVoid[a] && !unended {
 				skip++
 			}
 			if opts.WithText && textBlock[a] {

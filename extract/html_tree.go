@@ -106,7 +106,7 @@ func htmlTree(body []byte, req *reqScan, strip int) (*html.Node, *htmlRefs, erro
 			if (a == atom.Script || a == atom.Style && (req == nil || !req.inStyle)) && b.rawText() {
 				b.rawNext = b.cur().Data // the tokenizer reads its text as script data or raw text
 			}
-			if b.escapable() && htmlUnended(body[pos:], b.cur().Data) {
+			if b.escapable() && htmlUnended(body, pos, b.cur().Data, b.ends.of(b.cur().DataAtom)) {
 				b.z.NextIsNotRawText()
 			}
 		case html.EndTagToken:
@@ -146,6 +146,7 @@ type htmlBuilder struct {
 	quirks           bool             // quirks mode: a <table> does not end a <p>
 	dropLF, noscript bool             // drop a newline starting the next text (<pre>); <noscript> open in <head>
 	rawNext          string           // "script" or "style" when the next token is a text nobody reads
+	ends             htmlEndsSeen     // where the end tags of <title>s and <textarea>s were looked for
 }
 
 // htmlSkipRaw is the shortest text of a script or a style, in bytes, that htmlTree
@@ -172,15 +173,36 @@ func htmlRawEnd(b []byte, tag string) (end int, ok bool) {
 	return end, tag != "script" || !bytes.Contains(b[:end], []byte("<!--"))
 }
 
-// htmlUnended reports whether b, what follows the start tag of a <title> or a
-// <textarea> (tag "title" or "textarea"), holds no end tag that ends its text. The
-// tokenizer would read all the rest of the document as that element's text, so that
-// a page whose </title> was lost (a damaged copy, a cut-off template) would have no
-// body; it is read instead as older browsers read it, the element's text ending at
-// the next tag.
-func htmlUnended(b []byte, tag string) bool {
-	end, _ := htmlRawEnd(b, tag)
-	return end == len(b)
+// htmlUnended reports whether body, after offset pos where the start tag of a <title>
+// or a <textarea> (tag "title" or "textarea") ends, holds no end tag that ends its text.
+// The tokenizer would read all the rest of the document as that element's text, so
+// that a page whose </title> was lost (a damaged copy, a cut-off template) would have
+// no body; it is read instead as older browsers read it, the element's text ending at
+// the next tag. seen keeps the last answer for that tag, which holds for every offset
+// up to the end tag found: a page of many <textarea>s that never end is read in linear
+// time.
+func htmlUnended(body []byte, pos int, tag string, seen *htmlEndSeen) bool {
+	if pos < seen.at || pos > seen.end {
+		end, _ := htmlRawEnd(body[pos:], tag)
+		*seen = htmlEndSeen{at: pos, end: pos + end}
+	}
+	return seen.end == len(body)
+}
+
+// htmlEndSeen is where htmlUnended last looked for an end tag: from offset at, the
+// first was at end (the body's length when there was none). The zero value has looked
+// nowhere.
+type htmlEndSeen struct{ at, end int }
+
+// htmlEndsSeen are htmlUnended's answers for a <title> and for a <textarea>.
+type htmlEndsSeen struct{ title, textarea htmlEndSeen }
+
+// of returns the answer kept for the element a, a <title> or a <textarea>.
+func (s *htmlEndsSeen) of(a atom.Atom) *htmlEndSeen {
+	if a == atom.Title {
+		return &s.title
+	}
+	return &s.textarea
 }
 
 // escapable reports whether the current element is a <title> or a <textarea> of

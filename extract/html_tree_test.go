@@ -323,6 +323,7 @@ func TestHTMLUnended(t *testing.T) {
 func htmlHasUnended(body []byte, contentType string) bool {
 	body, _ = charsetDecode(body, contentType)
 	z := html.NewTokenizer(bytes.NewReader(body))
+	var ends htmlEndsSeen
 	for pos := 0; ; {
 		tt := z.Next()
 		if tt == html.ErrorToken {
@@ -332,8 +333,29 @@ func htmlHasUnended(body []byte, contentType string) bool {
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
-		if name, _ := z.TagName(); (string(name) == "title" || string(name) == "textarea") && htmlUnended(body[pos:], string(name)) {
+		name, _ := z.TagName()
+		if string(name) == "noscript" {
+			z.NextIsNotRawText() // scripting is off, as for the tree
+		}
+		if (string(name) == "title" || string(name) == "textarea") && htmlUnended(body, pos, string(name), ends.of(atom.Lookup(name))) {
 			return true
+		}
+	}
+}
+
+// TestHTMLUnendedMany reads a page of many <textarea>s that never end, each followed by
+// an end tag of another element: each one's look for its end tag would read the rest of
+// the page, were the answer not kept (htmlEndSeen), and the page would take time
+// quadratic in its length.
+func TestHTMLUnendedMany(t *testing.T) {
+	body := strings.Repeat("<textarea></b>", 100000) + `<p>The council voted on Tuesday to rebuild the old bridge across the river, ending a debate that had lasted for ten years.</p>`
+	for _, scan := range []bool{false, true} {
+		p, err := HTML(htmlTestURL, nil, []byte(body), HTMLOptions{WithText: true, TokenScan: scan, MaxTextBytes: DefaultMaxTextBytes, MaxLinks: DefaultMaxLinks, MaxHTMLBytes: DefaultMaxHTMLBytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.Text, "rebuild the old bridge") {
+			t.Errorf("scan %v: text %q", scan, htmlCut(p.Text, 200))
 		}
 	}
 }
