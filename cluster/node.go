@@ -189,7 +189,7 @@ func ensureStream(ctx context.Context, js jetstream.JetStream, cfg *Config) (jet
 			Duplicates:  2 * time.Minute,
 			Discard:     jetstream.DiscardOld,
 		})
-		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) { // another process was first
+		if errCreateRaced(err) { // another process was first
 			s, err = js.Stream(ctx, cfg.Stream)
 		}
 	}
@@ -207,6 +207,21 @@ func ensureStream(ctx context.Context, js jetstream.JetStream, cfg *Config) (jet
 	return s, nil
 }
 
+// errCodeSubjectsOverlap is the JetStream API's error code for a stream whose subjects
+// overlap another's (nats-server's JSStreamSubjectOverlapErr).
+const errCodeSubjectsOverlap jetstream.ErrorCode = 10065
+
+// errCreateRaced reports whether creating a stream failed because another process
+// created it at the same time: the server answers that the name is in use or, when the
+// other's creation is still claiming the same subjects (nats-server 2.9 does), that
+// they overlap another stream's. The caller opens the stream by its name, and checks
+// it is its own.
+func errCreateRaced(err error) bool {
+	var api jetstream.JetStreamError
+	return errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) ||
+		errors.As(err, &api) && api.APIError() != nil && api.APIError().ErrorCode == errCodeSubjectsOverlap
+}
+
 // ensureBucket opens the crawl's state bucket, creating it if it does not exist.
 func ensureBucket(ctx context.Context, js jetstream.JetStream, cfg *Config) (jetstream.KeyValue, error) {
 	kv, err := js.KeyValue(ctx, bucketOf(cfg.Stream))
@@ -218,7 +233,7 @@ func ensureBucket(ctx context.Context, js jetstream.JetStream, cfg *Config) (jet
 			Storage:     jetstream.FileStorage,
 			Replicas:    cfg.Replicas,
 		})
-		if errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		if errors.Is(err, jetstream.ErrBucketExists) || errCreateRaced(err) {
 			kv, err = js.KeyValue(ctx, bucketOf(cfg.Stream))
 		}
 	}

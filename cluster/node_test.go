@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestHandOff: links published by one node reach the owner of their shard, and only it.
@@ -508,4 +509,65 @@ func TestPublishCancelled(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// TestCreateRace: processes that start at the same time create the crawl's stream and
+// state bucket at once; each opens what the other created, whatever the server answers
+// the second creation (the name in use, or, from nats-server 2.9, subjects that overlap
+// a stream still being created).
+func TestCreateRace(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := context.Background()
+	const processes = 4
+	for round := range 100 {
+		cfg := testConfig(s, "p", 4)
+		cfg.Stream = fmt.Sprintf("RACE%d", round)
+		cfg = cfg.withDefaults()
+		errs := make(chan error, processes)
+		for range processes {
+			go func() {
+				nc, err := cfg.connect()
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer nc.Close()
+				js, err := jetstream.New(nc)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := ensureStream(ctx, js, &cfg); err != nil {
+					errs <- err
+					return
+				}
+				_, err = ensureBucket(ctx, js, &cfg)
+				errs <- err
+			}()
+		}
+		for range processes {
+			if err := <-errs; err != nil {
+				t.Errorf("round %d: %v", round, err)
+			}
+		}
+	}
+}
+
+// TestErrCreateRaced: the errors of a creation that raced another, and one that did not.
+func TestErrCreateRaced(t *testing.T) {
+	overlap := &jetstream.APIError{Code: 400, ErrorCode: errCodeSubjectsOverlap, Description: "subjects overlap with an existing stream"}
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{jetstream.ErrStreamNameAlreadyInUse, true},
+		{fmt.Errorf("create: %w", overlap), true},
+		{&jetstream.APIError{Code: 400, ErrorCode: jetstream.JSErrCodeBadRequest}, false},
+		{errors.New("nats: timeout"), false},
+		{nil, false},
+	} {
+		if got := errCreateRaced(tt.err); got != tt.want {
+			t.Errorf("errCreateRaced(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
 }
