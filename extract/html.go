@@ -456,14 +456,15 @@ func htmlText(p *Page, root *html.Node, size int, base *canonParts, opts HTMLOpt
 	if plain == "" || len(plain) < textBaselineShort && textProseChars(plain) == 0 {
 		// Neither reading found a text, or only short lines without prose where the
 		// page's paragraphs hold an article's: the paragraphs are the text.
-		if b := textBaseline(root, opts.MaxTextBytes, false); plain == "" || textProseChars(b) >= textArticleMin {
+		if b := textBaseline(root, opts.MaxTextBytes); plain == "" || textProseChars(b) >= textArticleMin {
 			plain, baseline = b, true
 		}
 	}
 	p.Text = plain
 	switch {
 	case baseline && opts.TextFormat == TextMarkdown:
-		p.Text = textBaseline(root, opts.MaxTextBytes, true)
+		// The baseline's lines as Markdown paragraphs.
+		p.Text = htmlCut(strings.ReplaceAll(plain, "\n", "\n\n"), opts.MaxTextBytes)
 	case opts.TextFormat == TextMarkdown:
 		p.Text = c.write(base, p.Title, opts.MaxTextBytes, true)
 	}

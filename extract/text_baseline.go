@@ -32,8 +32,7 @@ var textBaselineSkip = map[atom.Atom]bool{
 // baseline reads a page, a line for each (a line of a <pre> for each of its lines, its
 // indentation collapsed); nothing when they hold less than textBaselineMin bytes. A
 // reader of such a page sees its text somewhere, and an empty text would lose the page.
-// Markdown has the lines as paragraphs.
-func textBaseline(doc *html.Node, max int, md bool) string {
+func textBaseline(doc *html.Node, max int) string {
 	w := textWriter{max: max, lines: true}
 	seen := make(map[string]bool)
 	size := 0 // of the text found, whatever max
@@ -68,11 +67,7 @@ func textBaseline(doc *html.Node, max int, md bool) string {
 	if size < textBaselineMin {
 		return ""
 	}
-	s := w.String()
-	if md {
-		s = htmlCut(strings.ReplaceAll(s, "\n", "\n\n"), max)
-	}
-	return s
+	return w.String()
 }
 
 // textProseChars returns the characters of the lines of prose of a text (textIsProseLine).

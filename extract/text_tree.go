@@ -610,16 +610,9 @@ func textSmallFont(n *html.Node) bool {
 // textSiblingPast returns the sibling of m after it (with next, else before it), past
 // white space and comments: nil if there is none.
 func textSiblingPast(m *html.Node, next bool) *html.Node {
-	for {
-		if next {
-			m = m.NextSibling
-		} else {
-			m = m.PrevSibling
-		}
-		if m == nil || m.Type != html.CommentNode && (m.Type != html.TextNode || strings.TrimSpace(m.Data) != "") {
-			return m
-		}
+	for m = htmlSibling(m, next); m != nil && !textStandsBeside(m); m = htmlSibling(m, next) {
 	}
+	return m
 }
 
 // textPicture reports whether m is a picture: an <img> not marked as a decoration by an
